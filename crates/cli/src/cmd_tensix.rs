@@ -1,4 +1,4 @@
-//! `bhemu tensix run`, `bhemu disasm --tensix`, `bhemu asm --tensix`. (Owner: Tensix work.)
+//! `bhemu tensix run`. (Owner: Tensix frontend work.)
 use std::process::ExitCode;
 
 use crate::CliError;
@@ -11,12 +11,4 @@ pub enum TensixCommand {
 
 pub fn run(_c: TensixCommand) -> Result<ExitCode, CliError> {
     Err(CliError::new("tensix run: not built yet"))
-}
-
-pub fn disasm(_arch: &str, _words: &[String]) -> Result<ExitCode, CliError> {
-    Err(CliError::new("disasm --tensix: not built yet"))
-}
-
-pub fn asm(_arch: &str, _line: &str) -> Result<ExitCode, CliError> {
-    Err(CliError::new("asm --tensix: not built yet"))
 }

@@ -10,6 +10,7 @@ mod cmd_bench;
 mod cmd_demo;
 mod cmd_pto;
 mod cmd_riscv;
+mod cmd_tasm;
 mod cmd_tensix;
 
 #[derive(Parser)]
@@ -94,10 +95,10 @@ fn main() -> ExitCode {
         Command::Riscv(a) => cmd_riscv::run(a),
         Command::Disasm(a) => match (a.target.riscv, a.target.tensix) {
             (Some(path), _) => cmd_riscv::disasm(&path),
-            (None, Some(words)) => cmd_tensix::disasm(&a.arch, &words),
+            (None, Some(words)) => cmd_tasm::disasm(&a.arch, &words),
             (None, None) => Err(CliError::new("disasm needs --riscv FILE or --tensix WORD...")),
         },
-        Command::Asm(a) => cmd_tensix::asm(&a.arch, &a.tensix),
+        Command::Asm(a) => cmd_tasm::asm(&a.arch, &a.tensix),
         Command::Tensix { command } => cmd_tensix::run(command),
         Command::Pto { command } => cmd_pto::run(command),
         Command::Bench { command } => cmd_bench::run(command),

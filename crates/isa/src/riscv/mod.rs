@@ -1,0 +1,1 @@
+//! RV32 encodings of the baby RISC-V cores.

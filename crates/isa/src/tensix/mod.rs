@@ -1,0 +1,1 @@
+//! Tensix instruction encodings (Blackhole, Wormhole B0).

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The project's test command (README "Quick start"). Installs what the tests need, then runs
+# every test of the workspace in release mode (the integration tests run real programs).
+#
+# Needs: the Rust toolchain. Installs (Debian, as root) the RISC-V cross toolchain used to build
+# test programs. Set BHEMU_NO_INSTALL=1 to skip installing; tests needing a missing tool then fail
+# with a message naming it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_pkgs=()
+command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || need_pkgs+=(gcc-riscv64-unknown-elf)
+command -v riscv64-unknown-elf-objdump >/dev/null 2>&1 || need_pkgs+=(binutils-riscv64-unknown-elf)
+[ -d /usr/lib/picolibc/riscv64-unknown-elf ] || need_pkgs+=(picolibc-riscv64-unknown-elf)
+if [ ${#need_pkgs[@]} -gt 0 ] && [ "${BHEMU_NO_INSTALL:-0}" != 1 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test.sh: installing ${need_pkgs[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
+  else
+    echo "test.sh: please install ${need_pkgs[*]} (Debian packages), or set BHEMU_NO_INSTALL=1" >&2
+    exit 1
+  fi
+fi
+
+# Tests that build programs with the cross toolchain must not skip silently here.
+export BHEMU_REQUIRE_TOOLS=1
+cargo test --workspace --release "$@"

@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Generate bhemu's Tensix instruction tables from tt-llk's assembly YAML.
+
+Run once by hand; the output is committed, so building bhemu never needs the YAML:
+
+    scripts/gen-tensix-tables.py [DATA_DIR] [--stallwait-doc DIR]
+
+DATA_DIR holds `blackhole_assembly.yaml` and `wormhole_b0_assembly.yaml` from tt-llk as
+shipped in the ttnn 0.81.1 wheel (Apache-2.0); default /work/shared/data/tt-llk-0.81.1.
+Only facts are carried over: instruction names, opcodes, field names and start bits, and
+the backend unit (`ex_resource`). No description text from the YAML is emitted.
+
+With --stallwait-doc DIR (a checkout of jasondavies/tt-isa-documentation, or any directory
+holding {BlackholeA0,WormholeB0}/TensixTile/TensixCoprocessor/STALLWAIT.md), the block-mask
+category chosen for each instruction is checked against the per-instruction table on each
+architecture's STALLWAIT.md page and the script stops on any disagreement. The committed
+tables were generated with that check on (fork commit e739ac0).
+
+Writes crates/isa/src/tensix/{blackhole,wormhole}.rs and runs rustfmt on them.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT_DIR = os.path.join(ROOT, "crates", "isa", "src", "tensix")
+
+ARCHES = [
+    # (module, YAML file, expected instruction count per docs/REFERENCES.md §2)
+    ("blackhole", "blackhole_assembly.yaml", 137, "BlackholeA0"),
+    ("wormhole", "wormhole_b0_assembly.yaml", 128, "WormholeB0"),
+]
+
+UNITS = {
+    "CFG": "Cfg",
+    "MATH": "Math",
+    "NONE": "None",
+    "PACK": "Pack",
+    "SFPU": "Sfpu",
+    "SYNC": "Sync",
+    "TDMA": "Tdma",
+    "THCON": "Thcon",
+    "UNPACK": "Unpack",
+    "XMOV": "Xmov",
+}
+
+# Block-mask bits B0..B8 (STALLWAIT.md "Block mask"; seed 000 table).
+B = {"TDMA": 0, "SYNC": 1, "PACK": 2, "UNPACK": 3, "XMOV": 4, "THCON": 5, "MATH": 6, "CFG": 7, "SFPU": 8}
+ALL = "ALL"
+
+# Default category by backend unit. STALLWAIT.md: B0 covers the Miscellaneous Unit, Mover,
+# Scalar Unit (ThCon), Packer and Unpacker; B2..B8 each cover one unit.
+UNIT_BLOCK = {
+    "SYNC": ["SYNC"],
+    "MATH": ["MATH"],
+    "TDMA": ["TDMA"],  # Miscellaneous Unit (ADC setters, SETDVALID): B0 only
+    "THCON": ["TDMA", "THCON"],
+    "PACK": ["TDMA", "PACK"],
+    "UNPACK": ["TDMA", "UNPACK"],
+    "XMOV": ["TDMA", "XMOV"],
+    "CFG": ["CFG"],
+    "SFPU": ["SFPU"],
+    "NONE": [],
+}
+
+# Where the documented per-instruction table differs from the unit default, or the unit
+# default does not apply. Each entry: (bits, reason).
+OVERRIDES = {
+    "NOP": (ALL, "STALLWAIT.md: blocked only if all of B0-B8 are set"),
+    "MOP": ([], "STALLWAIT.md: consumed by the MOP expander, never reaches the Wait Gate"),
+    "MOP_CFG": ([], "STALLWAIT.md: consumed by the MOP expander, never reaches the Wait Gate"),
+    "REPLAY": ([], "STALLWAIT.md: consumed by the replay expander, never reaches the Wait Gate"),
+    "RESOURCEDECL": ([], "STALLWAIT.md: consumed by Auto TTSync, never reaches the Wait Gate"),
+    "STALLWAIT": (ALL, "STALLWAIT.md: blocked by every bit B0-B8"),
+    "STREAMWAIT": (ALL, "BlackholeA0 STALLWAIT.md: blocked by every bit B0-B8"),
+    # ex_resource says TDMA, the table puts it with the ThCon instructions.
+    "DMANOP": (["TDMA", "THCON"], "STALLWAIT.md table: B0 and B5"),
+    # ex_resource says THCON, the table puts it with the Miscellaneous Unit.
+    "RSTDMA": (["TDMA"], "STALLWAIT.md table: B0 only"),
+}
+ARCH_OVERRIDES = {
+    "blackhole": {"SEMWAIT": (ALL, "BlackholeA0 STALLWAIT.md: blocked by every bit B0-B8")},
+    "wormhole": {"SEMWAIT": (["SYNC"], "WormholeB0 STALLWAIT.md: SEMWAIT row has B1 only")},
+}
+
+
+def block_of(arch, name, unit):
+    ov = ARCH_OVERRIDES[arch].get(name) or OVERRIDES.get(name)
+    if ov:
+        return ov
+    return (UNIT_BLOCK[unit], "unit %s" % unit)
+
+
+def block_mask(bits):
+    if bits == ALL:
+        return 0x1FF
+    m = 0
+    for b in bits:
+        m |= 1 << B[b]
+    return m
+
+
+def block_expr(bits):
+    if bits == ALL:
+        return "block::ALL"
+    if not bits:
+        return "0"
+    return " | ".join("block::" + b for b in bits)
+
+
+def load(path, expected):
+    with open(path) as f:
+        text = f.read()
+    data = yaml.safe_load(text)
+    # Count top-level keys textually too, so a duplicated key (which PyYAML would silently
+    # merge) cannot go unnoticed. Some keys carry a trailing comment, e.g. `RSTDMA: # ...`.
+    keys = re.findall(r"^([A-Z][A-Z0-9_]*):", text, re.M)
+    if len(keys) != len(set(keys)) or len(keys) != len(data) or len(data) != expected:
+        sys.exit("%s: %d keys, %d distinct, %d loaded, expected %d" % (path, len(keys), len(set(keys)), len(data), expected))
+    insns = []
+    for name, body in data.items():
+        args = body.get("arguments")
+        if not isinstance(args, list):
+            args = []  # `arguments: 0` or empty: no operands
+        fields = sorted(((a["name"], int(a["start_bit"])) for a in args), key=lambda f: f[1])
+        starts = [s for _, s in fields]
+        if len(set(starts)) != len(starts) or any(not 0 <= s < 24 for s in starts):
+            sys.exit("%s: bad start bits %r" % (name, fields))
+        # A field runs to the next field's start bit, or to bit 24 (REFERENCES.md §2).
+        ends = starts[1:] + [24]
+        widths = [e - s for s, e in zip(starts, ends)]
+        # Assembly operand order: descending start bit, as the TT_OP_* macros and the
+        # Tenstorrent binutils opcode table (riscv-opc-sfpu-insns.h) list them.
+        ordered = list(reversed([(n, s, w) for (n, s), w in zip(fields, widths)]))
+        insns.append(
+            {
+                "name": name,
+                "opcode": int(body["op_binary"]),
+                "unit": body["ex_resource"],
+                "fields": ordered,
+            }
+        )
+    ops = [i["opcode"] for i in insns]
+    if len(set(ops)) != len(ops) or any(not 0 <= o < 256 for o in ops):
+        sys.exit("%s: duplicate or bad opcode" % path)
+    insns.sort(key=lambda i: i["opcode"])
+    return insns
+
+
+def snake(name):
+    s = re.sub(r"[^A-Za-z0-9]+", "_", name)
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
+    s = s.lower().strip("_")
+    if s in ("where", "type", "loop", "match", "mod", "move", "ref", "in", "fn", "use"):
+        s += "_"
+    return s
+
+
+def camel(name):
+    return "".join(p.capitalize() for p in name.lower().split("_"))
+
+
+def rust_ty(width):
+    return "u8" if width <= 8 else "u16" if width <= 16 else "u32"
+
+
+def check_doc(arch, insns, doc_dir, dirname):
+    """Compare our categories against the STALLWAIT.md table of this architecture."""
+    path = os.path.join(doc_dir, dirname, "TensixTile", "TensixCoprocessor", "STALLWAIT.md")
+    with open(path) as f:
+        text = f.read()
+    rows = re.findall(r'<tr><th align="left"><code>(\w+)</code></th>(.*?)</tr>', text)
+    doc = {}
+    for n, r in rows:
+        if "colspan" in r:
+            doc[n] = "special"
+            continue
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", r)
+        doc[n] = sum(1 << i for i, c in enumerate(cells) if c.strip())
+    bad = []
+    undocumented = []
+    for i in insns:
+        key = i["name"]
+        if key.startswith("RMWCIB"):
+            key = "RMWCIB"
+        key = key.replace("SFP_STOCH_RND", "SFPSTOCHRND")
+        if key not in doc:
+            undocumented.append(i["name"])
+            continue
+        if doc[key] == "special":
+            continue
+        if doc[key] != i["block"]:
+            bad.append((i["name"], hex(doc[key]), hex(i["block"])))
+    if bad:
+        sys.exit("%s: block mask disagrees with STALLWAIT.md: %r" % (arch, bad))
+    print("%s: STALLWAIT.md agrees; not in its table (unit default used): %s" % (arch, " ".join(undocumented)))
+
+
+def emit(arch, yaml_name, insns):
+    label = "Blackhole" if arch == "blackhole" else "Wormhole B0"
+    out = []
+    w = out.append
+    w("// @generated by scripts/gen-tensix-tables.py from tt-llk 0.81.1 `%s`" % yaml_name)
+    w("// (Apache-2.0, as shipped in the ttnn 0.81.1 wheel). Do not edit: change the script and rerun it.")
+    w("//! %s Tensix instructions: the table (%d entries, by opcode), the opcode index, and the" % (label, len(insns)))
+    w("//! typed view [`Insn`], all generated from the same facts.")
+    w("#![allow(clippy::unreadable_literal, clippy::identity_op, clippy::unnecessary_cast)]")
+    w("use super::{block, ExUnit, FieldDef, InsnDef};")
+    w("")
+    w("/// Every instruction of this architecture, sorted by opcode. Fields are in assembly operand")
+    w("/// order (descending start bit).")
+    w("#[rustfmt::skip]")
+    w("pub static TABLE: [InsnDef; %d] = [" % len(insns))
+    for i in insns:
+        w("    // %s" % i["why"])
+        fields = ", ".join(
+            'FieldDef { name: "%s", start_bit: %d, width: %d }' % (n, s, wd) for n, s, wd in i["fields"]
+        )
+        w(
+            '    InsnDef { name: "%s", opcode: 0x%02x, unit: ExUnit::%s, block_bits: %s, fields: &[%s] },'
+            % (i["name"], i["opcode"], UNITS[i["unit"]], block_expr(i["bits"]), fields)
+        )
+    w("];")
+    w("")
+    idx = [0xFF] * 256
+    for k, i in enumerate(insns):
+        idx[i["opcode"]] = k
+    w("/// Opcode → position in [`TABLE`]; `0xff` marks an opcode this architecture does not define.")
+    w("#[rustfmt::skip]")
+    w("pub static INDEX: [u8; 256] = [")
+    for row in range(16):
+        w("    " + ", ".join("0x%02x" % v for v in idx[row * 16 : row * 16 + 16]) + ",")
+    w("];")
+    w("")
+    # Typed view.
+    w("/// One decoded %s instruction with its operands as named fields. Bits outside every" % label)
+    w("/// field (reserved bits) are not kept; [`super::Decoded`] keeps the whole word.")
+    w("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]")
+    w("pub enum Insn {")
+    for i in insns:
+        if i["fields"]:
+            fs = ", ".join("%s: %s" % (snake(n), rust_ty(wd)) for n, _, wd in i["fields"])
+            w("    %s { %s }," % (camel(i["name"]), fs))
+        else:
+            w("    %s," % camel(i["name"]))
+    w("    /// An opcode this architecture does not define, with its whole word.")
+    w("    Unknown(u32),")
+    w("}")
+    w("")
+    w("impl Insn {")
+    w("    /// Splits a 32-bit Tensix word into its opcode's fields; never fails.")
+    w("    pub fn decode(word: u32) -> Insn {")
+    w("        match word >> 24 {")
+    for i in insns:
+        v = camel(i["name"])
+        if i["fields"]:
+            parts = ", ".join(
+                "%s: ((word >> %d) & 0x%x) as %s" % (snake(n), s, (1 << wd) - 1, rust_ty(wd))
+                for n, s, wd in i["fields"]
+            )
+            w("            0x%02x => Insn::%s { %s }," % (i["opcode"], v, parts))
+        else:
+            w("            0x%02x => Insn::%s," % (i["opcode"], v))
+    w("            _ => Insn::Unknown(word),")
+    w("        }")
+    w("    }")
+    w("")
+    w("    /// The 32-bit word; each field is masked to its width, reserved bits are zero.")
+    w("    pub fn encode(&self) -> u32 {")
+    w("        match *self {")
+    for i in insns:
+        v = camel(i["name"])
+        if i["fields"]:
+            names = ", ".join(snake(n) for n, _, _ in i["fields"])
+            parts = " | ".join(
+                "((%s as u32 & 0x%x) << %d)" % (snake(n), (1 << wd) - 1, s) for n, s, wd in i["fields"]
+            )
+            w("            Insn::%s { %s } => (0x%02x << 24) | %s," % (v, names, i["opcode"], parts))
+        else:
+            w("            Insn::%s => 0x%02x << 24," % (v, i["opcode"]))
+    w("            Insn::Unknown(word) => word,")
+    w("        }")
+    w("    }")
+    w("")
+    w("    /// The table entry, or `None` for [`Insn::Unknown`].")
+    w("    pub fn def(&self) -> Option<&'static InsnDef> {")
+    w("        match *self {")
+    w("            Insn::Unknown(_) => None,")
+    w("            _ => TABLE.get(usize::from(INDEX[(self.encode() >> 24) as usize])),")
+    w("        }")
+    w("    }")
+    w("}")
+    path = os.path.join(OUT_DIR, arch + ".rs")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("data_dir", nargs="?", default="/work/shared/data/tt-llk-0.81.1")
+    ap.add_argument("--stallwait-doc", help="tt-isa-documentation checkout to cross-check block masks")
+    args = ap.parse_args()
+    written = []
+    for arch, yname, expected, docdir in ARCHES:
+        insns = load(os.path.join(args.data_dir, yname), expected)
+        for i in insns:
+            bits, why = block_of(arch, i["name"], i["unit"])
+            i["bits"] = bits
+            i["block"] = block_mask(bits)
+            i["why"] = "%s: %s (%s)" % (i["name"], block_expr(bits), why)
+            names = [snake(n) for n, _, _ in i["fields"]]
+            if len(set(names)) != len(names):
+                sys.exit("%s: field names collide after snake_case: %r" % (i["name"], names))
+        if args.stallwait_doc:
+            check_doc(arch, insns, args.stallwait_doc, docdir)
+        written.append(emit(arch, yname, insns))
+        print("%s: %d instructions" % (arch, len(insns)))
+    subprocess.call(["rustfmt", "--edition", "2021"] + written)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,1 +1,910 @@
-//! placeholder
+//! The Blackhole NoC: NIUs, request initiators, transactions, counters, routing latency.
+//!
+//! [`Noc`] owns the two NIUs (NoC 0 and NoC 1) of every node in a [`Topology`] and the
+//! transactions in flight. It knows nothing of tiles: memory at the ends of a transaction is
+//! reached through the [`NocEndpoints`] trait, which the chip implements.
+//!
+//! Life of a request (tt-isa-documentation `BlackholeA0/NoC/MemoryMap.md`, `Counters.md`):
+//! 1. A core writes a command buffer's registers and then 1 to `NOC_CMD_CTRL`
+//!    ([`Noc::mmio_write`]). The request is checked (coordinates, type, atomic encoding) — a bad
+//!    one is refused with an error and nothing happens — and the NIU applies the counter
+//!    increments made "as software writes to NOC_CMD_CTRL"; `NOC_CMD_CTRL` reads 1.
+//! 2. At the next [`Noc::tick`] the request is accepted: `NOC_CMD_CTRL` returns to 0 and the
+//!    initiator's "started"/"sent" counters move. Data of a non-inline write is read from the
+//!    initiator's memory now.
+//! 3. Each packet arrives at its receiver(s) after the forward latency, the data or atomic takes
+//!    effect and the receiver's `NIU_SLV_*` counters move; responses and acknowledgements travel
+//!    back and move the `NIU_MST_*` counters and `NIU_MST_REQS_OUTSTANDING_ID` of the NIU they
+//!    are addressed to.
+//!
+//! With [`Timing::Functional`] every latency is zero, so a request issued during a cycle is
+//! complete, counters included, at the end of that cycle's tick (seed 004 §6: firmware barriers
+//! resolve on the next poll). [`Timing::Hops`] charges NIU↔router and per-hop router latency by
+//! the directional torus distance (NoC/README.md "Performance": ~5 cycles NIU↔router, 9 per hop).
+//! Processing order is fully determined by issue order and due cycle.
+//!
+//! ```
+//! use bhemu_noc::{regs, Noc, NocEndpoints, NocError, NocIndex, NodeId};
+//!
+//! /// The chip's memory; here one flat L1 per tile.
+//! struct Mem(std::collections::HashMap<NodeId, Vec<u8>>);
+//! impl NocEndpoints for Mem {
+//!     fn read(&mut self, n: NodeId, a: u64, buf: &mut [u8]) -> Result<(), NocError> {
+//!         let l1 = self.0.entry(n).or_insert_with(|| vec![0; 1 << 16]);
+//!         buf.copy_from_slice(&l1[a as usize..a as usize + buf.len()]);
+//!         Ok(())
+//!     }
+//!     fn write(&mut self, n: NodeId, a: u64, data: &[u8]) -> Result<(), NocError> {
+//!         let l1 = self.0.entry(n).or_insert_with(|| vec![0; 1 << 16]);
+//!         l1[a as usize..a as usize + data.len()].copy_from_slice(data);
+//!         Ok(())
+//!     }
+//! }
+//!
+//! let mut noc = Noc::blackhole();
+//! let mut mem = Mem(Default::default());
+//! let (me, other) = (NodeId::new(1, 2), NodeId::new(3, 4));
+//! mem.write(other, 0x100, b"data").unwrap();
+//! // What BRISC's stores to 0xFFB2_08xx do (ncrisc_noc_fast_read on command buffer 1):
+//! let base = 0xFFB2_0800;
+//! noc.tile_mmio_write(me, base + regs::NOC_CTRL, regs::ctrl::NOC_CMD_RD)?;
+//! noc.tile_mmio_write(me, base + regs::NOC_RET_ADDR_HI, me.xy_field())?;
+//! noc.tile_mmio_write(me, base + regs::NOC_RET_ADDR_LO, 0x200)?;
+//! noc.tile_mmio_write(me, base + regs::NOC_TARG_ADDR_HI, other.xy_field())?;
+//! noc.tile_mmio_write(me, base + regs::NOC_TARG_ADDR_LO, 0x100)?;
+//! noc.tile_mmio_write(me, base + regs::NOC_AT_LEN_BE, 4)?;
+//! noc.tile_mmio_write(me, base + regs::NOC_CMD_CTRL, 1)?;
+//! // End of the cycle: the scheduler ticks the NoC.
+//! assert!(noc.tick(0, &mut mem).is_empty());
+//! // The firmware's read barrier polls NIU_MST_RD_RESP_RECEIVED.
+//! assert_eq!(noc.tile_mmio_read(me, 0xFFB2_0200 + 4 * 2)?, 1);
+//! let mut got = [0u8; 4];
+//! mem.read(me, 0x200, &mut got).unwrap();
+//! assert_eq!(&got, b"data");
+//! # Ok::<(), NocError>(())
+//! ```
+pub mod atomic;
+pub mod coord;
+pub mod niu;
+pub mod regs;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+pub use atomic::{AmoOp, AtomicOp};
+pub use coord::{NocIndex, NodeId, NodeInfo, NodeKind, Topology};
+pub use niu::{CmdBuf, Niu, NiuWrite, Request, RequestKind};
+
+use regs::counter as c;
+
+/// Everything that can go wrong on the NoC. No input makes this crate panic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NocError {
+    #[error("NIU{noc} register {offset:#x} ({}): {reason}", if *write { "write" } else { "read" })]
+    BadRegister {
+        noc: u8,
+        offset: u32,
+        write: bool,
+        reason: &'static str,
+    },
+    #[error(
+        "NIU{noc} command buffer {cmd_buf} written at {offset:#x} while its previous request is \
+         still being issued (NOC_CMD_CTRL reads 1)"
+    )]
+    CmdBufBusy { noc: u8, cmd_buf: u8, offset: u32 },
+    #[error("no NoC node at ({x}, {y})")]
+    BadCoordinate { x: u8, y: u8 },
+    #[error("node ({x}, {y}) listed twice")]
+    DuplicateNode { x: u8, y: u8 },
+    #[error("there is no NoC {noc}")]
+    BadNoc { noc: usize },
+    #[error("bad NoC request: {reason}")]
+    BadRequest { reason: &'static str },
+    #[error("undefined NoC atomic encoding NOC_AT_LEN_BE = {len_be:#x}")]
+    BadAtomic { len_be: u32 },
+    #[error("bad broadcast rectangle {field:#08x}: {reason}")]
+    BadBroadcast { field: u32, reason: &'static str },
+    #[error("not supported: {what}")]
+    Unsupported { what: &'static str },
+    #[error("NoC access of {len} bytes at {addr:#x} in node {node}: {reason}")]
+    Access {
+        node: NodeId,
+        addr: u64,
+        len: u64,
+        reason: String,
+    },
+}
+
+/// A transaction that failed after it was issued, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cycle {cycle}: NoC {} request from {origin} (command buffer {cmd_buf}): {error}", noc.index())]
+pub struct NocFault {
+    pub cycle: u64,
+    pub origin: NodeId,
+    pub noc: NocIndex,
+    pub cmd_buf: u8,
+    pub error: NocError,
+}
+
+/// The memory behind the NoC, implemented by the chip. Addresses are the 64-bit local addresses
+/// software put in `NOC_*_ADDR_MID:LO`; `node` is always a node's canonical translated id.
+pub trait NocEndpoints {
+    /// Reads `buf.len()` bytes at `addr` in `node`'s address space.
+    fn read(&mut self, node: NodeId, addr: u64, buf: &mut [u8]) -> Result<(), NocError>;
+    /// Writes `data` at `addr` in `node`'s address space.
+    fn write(&mut self, node: NodeId, addr: u64, data: &[u8]) -> Result<(), NocError>;
+    /// Performs `op` on the 16-byte L1 line holding `addr` and returns the result word
+    /// (Atomics.md). The default reads the line, applies the op and writes it back, which is
+    /// atomic because the NoC runs alone in its tick.
+    fn atomic(&mut self, node: NodeId, addr: u64, op: &AtomicOp) -> Result<u32, NocError> {
+        let base = addr & !0xF;
+        let mut line = [0u8; 16];
+        self.read(node, base, &mut line)?;
+        let r = op.apply(&mut line, ((addr >> 2) & 3) as usize)?;
+        self.write(node, base, &line)?;
+        Ok(r)
+    }
+}
+
+/// How long transactions take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Timing {
+    /// Everything completes within the tick that accepts it (seed 004 §6).
+    #[default]
+    Functional,
+    /// `2 * niu_cycles + hops * cycles_per_hop` per traversal, hops by directional torus distance.
+    Hops {
+        niu_cycles: u32,
+        cycles_per_hop: u32,
+    },
+}
+
+impl Timing {
+    /// NoC/README.md "Performance": ~5 cycles NIU↔router, 9 cycles router↔router.
+    pub const BLACKHOLE: Timing = Timing::Hops {
+        niu_cycles: 5,
+        cycles_per_hop: 9,
+    };
+}
+
+/// Longest request accepted: 256 packets of 16 KiB, the most an 8-bit outstanding counter can
+/// track (Counters.md "Automatic request splitting").
+pub const MAX_REQUEST_BYTES: u64 = 256 * regs::NOC_MAX_BURST_SIZE;
+
+/// Maps a Tensix tile address to (NoC, offset) when it falls in an NIU window
+/// (`0xFFB2_0000..0xFFB4_0000`, MemoryMap.md).
+pub fn decode_niu_address(addr: u32) -> Option<(NocIndex, u32)> {
+    match addr {
+        a if (regs::NIU0_BASE..regs::NIU0_BASE + regs::NIU_WINDOW).contains(&a) => {
+            Some((NocIndex::Noc0, a - regs::NIU0_BASE))
+        }
+        a if (regs::NIU1_BASE..regs::NIU1_BASE + regs::NIU_WINDOW).contains(&a) => {
+            Some((NocIndex::Noc1, a - regs::NIU1_BASE))
+        }
+        _ => None,
+    }
+}
+
+/// A write packet being sent: destination address, data (or why it could not be read), byte
+/// mask, data flits.
+type WritePacket = (u64, Result<Arc<[u8]>, NocError>, Option<u64>, u32);
+
+/// One step of a transaction, waiting for its due cycle.
+#[derive(Debug, Clone)]
+enum Event {
+    /// A read request packet reaches the node that holds the data.
+    ReadArrive {
+        req: Request,
+        target: usize,
+        addr: u64,
+        len: u64,
+        ret: usize,
+        ret_addr: u64,
+    },
+    /// Read data reaches the return node.
+    ReadReturn {
+        req: Request,
+        ret: usize,
+        ret_addr: u64,
+        data: Option<Arc<[u8]>>,
+        flits: u32,
+    },
+    /// Write data reaches one receiver: contiguous bytes, or byte-enabled runs.
+    WriteArrive {
+        req: Request,
+        receiver: usize,
+        addr: u64,
+        data: Option<Arc<[u8]>>,
+        mask: Option<u64>,
+        flits: u32,
+        ack: Option<usize>,
+    },
+    /// A write acknowledgement reaches its NIU.
+    WriteAck { req: Request, niu: usize },
+    /// An atomic request reaches one receiver.
+    AtomicArrive {
+        req: Request,
+        receiver: usize,
+        op: AtomicOp,
+        ret: Option<usize>,
+    },
+    /// An atomic response reaches the return node.
+    AtomicReturn {
+        req: Request,
+        ret: usize,
+        result: Option<u32>,
+    },
+}
+
+/// The NoC fabric: both NoCs of every node.
+#[derive(Debug, Clone)]
+pub struct Noc {
+    topo: Topology,
+    nius: Vec<[Niu; 2]>,
+    timing: Timing,
+    /// Issued, not yet accepted, in issue order.
+    pending: VecDeque<Request>,
+    /// In flight, by (due cycle, sequence number).
+    events: BTreeMap<(u64, u64), Event>,
+    seq: u64,
+}
+
+impl Noc {
+    pub fn new(topo: Topology, timing: Timing) -> Self {
+        let nius = topo
+            .nodes()
+            .iter()
+            .map(|n| [Niu::new(n, NocIndex::Noc0), Niu::new(n, NocIndex::Noc1)])
+            .collect();
+        Noc {
+            topo,
+            nius,
+            timing,
+            pending: VecDeque::new(),
+            events: BTreeMap::new(),
+            seq: 0,
+        }
+    }
+
+    /// The unharvested p150 with functional timing.
+    pub fn blackhole() -> Self {
+        Self::new(Topology::blackhole(), Timing::Functional)
+    }
+
+    pub fn topology(&self) -> &Topology {
+        &self.topo
+    }
+    pub fn timing(&self) -> Timing {
+        self.timing
+    }
+    pub fn set_timing(&mut self, timing: Timing) {
+        self.timing = timing;
+    }
+
+    /// The NIU of `node` on `noc`.
+    pub fn niu(&self, node: NodeId, noc: NocIndex) -> Result<&Niu, NocError> {
+        let s = self.slot(node)?;
+        Ok(&self.nius[s][noc.index()])
+    }
+
+    /// True when nothing is waiting to be accepted or in flight.
+    pub fn idle(&self) -> bool {
+        self.pending.is_empty() && self.events.is_empty()
+    }
+
+    /// Requests waiting for acceptance plus packets and responses in flight.
+    pub fn in_flight(&self) -> usize {
+        self.pending.len() + self.events.len()
+    }
+
+    fn slot(&self, node: NodeId) -> Result<usize, NocError> {
+        self.topo.slot(node).ok_or(NocError::BadCoordinate {
+            x: node.x,
+            y: node.y,
+        })
+    }
+
+    /// A core of `node` reads NIU register `offset` of `noc`.
+    pub fn mmio_read(&mut self, node: NodeId, noc: NocIndex, offset: u32) -> Result<u32, NocError> {
+        let s = self.slot(node)?;
+        self.nius[s][noc.index()].mmio_read(offset)
+    }
+
+    /// A core of `node` writes NIU register `offset` of `noc`. A write of 1 to `NOC_CMD_CTRL`
+    /// issues the command buffer's request, or fails with the reason it cannot be issued.
+    pub fn mmio_write(
+        &mut self,
+        node: NodeId,
+        noc: NocIndex,
+        offset: u32,
+        value: u32,
+    ) -> Result<(), NocError> {
+        let s = self.slot(node)?;
+        let niu = &mut self.nius[s][noc.index()];
+        match niu.mmio_write(offset, value)? {
+            NiuWrite::Done => Ok(()),
+            NiuWrite::Issue { cmd_buf } => {
+                let req = niu.snapshot(cmd_buf).ok_or(NocError::BadRequest {
+                    reason: "no such command buffer",
+                })?;
+                self.check(&req)?;
+                self.nius[s][noc.index()].begin(&req);
+                self.pending.push_back(req);
+                Ok(())
+            }
+        }
+    }
+
+    /// A core of `node` reads tile address `addr` in `0xFFB2_0000..0xFFB4_0000`.
+    pub fn tile_mmio_read(&mut self, node: NodeId, addr: u32) -> Result<u32, NocError> {
+        let (noc, off) = decode_niu_address(addr).ok_or(NocError::BadRegister {
+            noc: 0,
+            offset: addr,
+            write: false,
+            reason: "address outside both NIU windows",
+        })?;
+        self.mmio_read(node, noc, off)
+    }
+
+    /// A core of `node` writes tile address `addr` in `0xFFB2_0000..0xFFB4_0000`.
+    pub fn tile_mmio_write(&mut self, node: NodeId, addr: u32, value: u32) -> Result<(), NocError> {
+        let (noc, off) = decode_niu_address(addr).ok_or(NocError::BadRegister {
+            noc: 0,
+            offset: addr,
+            write: true,
+            reason: "address outside both NIU windows",
+        })?;
+        self.mmio_write(node, noc, off, value)
+    }
+
+    /// Refuses requests that cannot be carried out; see [`Noc::mmio_write`].
+    fn check(&self, req: &Request) -> Result<(), NocError> {
+        let kind = req.kind()?;
+        if req.ctrl & regs::ctrl::NOC_CMD_L1_ACC_AT_EN != 0 {
+            // MemoryMap.md NOC_CTRL bit 31: broken in hardware, "should always be false".
+            return Err(NocError::Unsupported {
+                what: "NOC_CMD_L1_ACC_AT_EN (L1 accumulate on read/write)",
+            });
+        }
+        let node = |hi: u32| self.topo.node(NodeId::from_xy_field(hi));
+        match kind {
+            RequestKind::Read => {
+                if req.broadcast() {
+                    // MemoryMap.md: broadcast "should always be false for read requests".
+                    return Err(NocError::BadRequest {
+                        reason: "broadcast read",
+                    });
+                }
+                node(req.targ_hi)?;
+                node(req.ret_hi)?;
+                self.check_len(req.length())?;
+            }
+            RequestKind::Atomic => {
+                AtomicOp::decode(req.len_be as u32, req.at_data)?;
+                if req.broadcast() {
+                    self.broadcast_receivers(req, req.targ_hi)?;
+                } else if !matches!(node(req.targ_hi)?.kind, NodeKind::Tensix { .. }) {
+                    // MemoryMap.md NOC_CTRL: atomics must target the L1 of a Tensix/Ethernet tile.
+                    return Err(NocError::BadRequest {
+                        reason: "atomic to a node that is not a Tensix tile",
+                    });
+                }
+                if req.non_posted() {
+                    node(req.ret_hi)?;
+                }
+            }
+            RequestKind::Write {
+                inline,
+                byte_enable,
+            } => {
+                let dest_hi = if inline { req.targ_hi } else { req.ret_hi };
+                if req.broadcast() {
+                    self.broadcast_receivers(req, dest_hi)?;
+                } else {
+                    node(dest_hi)?;
+                }
+                if req.non_posted() && !inline {
+                    node(req.targ_hi)?; // the acknowledgement goes there
+                }
+                if !inline && !byte_enable {
+                    self.check_len(req.length())?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_len(&self, len: u64) -> Result<(), NocError> {
+        if len > MAX_REQUEST_BYTES {
+            return Err(NocError::Unsupported {
+                what: "NoC request longer than 4 MiB (256 packets)",
+            });
+        }
+        Ok(())
+    }
+
+    /// The receivers of a broadcast whose rectangle is in coordinate field `field` (MemoryMap.md
+    /// "NOC_TARG_ADDR and NOC_RET_ADDR"): EndX bits 0–5, EndY 6–11, StartX 12–17, StartY
+    /// 18–23. The corners are translated to raw coordinates of the NoC in use and the spans
+    /// taken there (wrapping when start > end); only enabled Tensix tiles receive broadcasts,
+    /// and the initiator only with `NOC_CMD_BRCST_SRC_INCLUDE`. On NoC 1 software must therefore
+    /// give start ≥ end in translated space (Coordinates.md). Slots come in slot order.
+    pub fn broadcast_receivers(&self, req: &Request, field: u32) -> Result<Vec<usize>, NocError> {
+        if req.ctrl & regs::ctrl::NOC_CMD_BRCST_PACKET == 0 {
+            return Err(NocError::BadRequest {
+                reason: "not a broadcast",
+            });
+        }
+        let v = |shift: u32| ((field >> shift) & 0x3F) as u8;
+        let (ex, ey, sx, sy) = (v(0), v(6), v(12), v(18));
+        if [ex, sx].iter().any(|&x| x >= coord::NOC_GRID_X)
+            || [ey, sy].iter().any(|&y| y >= coord::NOC_GRID_Y)
+        {
+            return Err(NocError::BadBroadcast {
+                field,
+                reason: "corner outside the 17 x 12 Tensix/router grid",
+            });
+        }
+        let (sx, sy) = coord::raw_on((sx, sy), req.noc);
+        let (ex, ey) = coord::raw_on((ex, ey), req.noc);
+        let span = |v: u8, s: u8, e: u8| {
+            if s <= e {
+                s <= v && v <= e
+            } else {
+                v <= e || s <= v
+            }
+        };
+        let mut out = Vec::new();
+        for (slot, n) in self.topo.nodes().iter().enumerate() {
+            if !matches!(n.kind, NodeKind::Tensix { .. }) {
+                continue;
+            }
+            if n.id == req.origin && !req.src_include() {
+                continue;
+            }
+            let (x, y) = n.raw_on(req.noc);
+            if span(x, sx, ex) && span(y, sy, ey) {
+                out.push(slot);
+            }
+        }
+        Ok(out)
+    }
+
+    fn latency(&self, noc: NocIndex, from: usize, to: usize) -> u64 {
+        match self.timing {
+            Timing::Functional => 0,
+            Timing::Hops {
+                niu_cycles,
+                cycles_per_hop,
+            } => {
+                let nodes = self.topo.nodes();
+                let hops = self.topo.hops(noc, &nodes[from], &nodes[to]);
+                2 * niu_cycles as u64 + hops as u64 * cycles_per_hop as u64
+            }
+        }
+    }
+
+    fn schedule(&mut self, due: u64, ev: Event) {
+        self.seq += 1;
+        self.events.insert((due, self.seq), ev);
+    }
+
+    fn niu_mut(&mut self, slot: usize, noc: NocIndex) -> &mut Niu {
+        &mut self.nius[slot][noc.index()]
+    }
+
+    /// Advances the NoC to the end of cycle `now`: accepts every issued request, then performs
+    /// every step due by `now` (in functional timing, all of them). Returns the transactions
+    /// that failed in the process; their counters still complete so that firmware does not hang
+    /// on a fault the emulator has already reported.
+    pub fn tick<E: NocEndpoints + ?Sized>(&mut self, now: u64, ep: &mut E) -> Vec<NocFault> {
+        let mut faults = Vec::new();
+        while let Some(req) = self.pending.pop_front() {
+            if let Err(error) = self.accept(&req, now, ep) {
+                faults.push(fault(&req, now, error));
+            }
+        }
+        while let Some(entry) = self.events.first_entry() {
+            if entry.key().0 > now {
+                break;
+            }
+            // Follow-on steps are timed from when this one was due, not from `now`, so a
+            // caller that skips cycles sees the same schedule.
+            let due = entry.key().0;
+            let ev = entry.remove();
+            if let Err((req, error)) = self.process(ev, due, ep) {
+                faults.push(fault(&req, now, error));
+            }
+        }
+        faults
+    }
+
+    /// The fabric takes the request from its command buffer (Counters.md "as the virtual channel
+    /// number for the first hop ... is assigned" and "as the ... packet leaves the NIU").
+    fn accept<E: NocEndpoints + ?Sized>(
+        &mut self,
+        req: &Request,
+        now: u64,
+        ep: &mut E,
+    ) -> Result<(), NocError> {
+        let origin = self.slot(req.origin)?;
+        let noc = req.noc;
+        let id = req.transaction_id();
+        let np = req.non_posted();
+        self.niu_mut(origin, noc).accepted(req.cmd_buf);
+        let node_slot = |me: &Self, hi: u32| me.slot(NodeId::from_xy_field(hi));
+        match req.kind()? {
+            RequestKind::Read => {
+                let target = node_slot(self, req.targ_hi)?;
+                let ret = node_slot(self, req.ret_hi)?;
+                let len = req.length();
+                for p in 0..req.packets() {
+                    let off = p * regs::NOC_MAX_BURST_SIZE;
+                    let n = (len - off.min(len)).min(regs::NOC_MAX_BURST_SIZE);
+                    let niu = self.niu_mut(origin, noc);
+                    niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
+                    niu.bump(c::NIU_MST_RD_REQ_STARTED, 1);
+                    niu.bump(c::NIU_MST_RD_REQ_SENT, 1);
+                    let due = now + self.latency(noc, origin, target);
+                    self.schedule(
+                        due,
+                        Event::ReadArrive {
+                            req: *req,
+                            target,
+                            addr: req.targ_addr.wrapping_add(off),
+                            len: n,
+                            ret,
+                            ret_addr: req.ret_addr.wrapping_add(off),
+                        },
+                    );
+                }
+                Ok(())
+            }
+            RequestKind::Atomic => {
+                let op = AtomicOp::decode(req.len_be as u32, req.at_data)?;
+                let niu = self.niu_mut(origin, noc);
+                niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
+                if np {
+                    niu.bump(c::NIU_MST_NONPOSTED_ATOMIC_STARTED, 1);
+                    niu.bump(c::NIU_MST_NONPOSTED_ATOMIC_SENT, 1);
+                } else {
+                    niu.bump(c::NIU_MST_POSTED_ATOMIC_SENT, 1);
+                }
+                let receivers = if req.broadcast() {
+                    self.broadcast_receivers(req, req.targ_hi)?
+                } else {
+                    vec![node_slot(self, req.targ_hi)?]
+                };
+                let ret = if np {
+                    Some(node_slot(self, req.ret_hi)?)
+                } else {
+                    None
+                };
+                for receiver in receivers {
+                    let due = now + self.latency(noc, origin, receiver);
+                    self.schedule(
+                        due,
+                        Event::AtomicArrive {
+                            req: *req,
+                            receiver,
+                            op,
+                            ret,
+                        },
+                    );
+                }
+                Ok(())
+            }
+            RequestKind::Write {
+                inline,
+                byte_enable,
+            } => {
+                let dest_hi = if inline { req.targ_hi } else { req.ret_hi };
+                let receivers = if req.broadcast() {
+                    self.broadcast_receivers(req, dest_hi)?
+                } else {
+                    vec![node_slot(self, dest_hi)?]
+                };
+                // Acknowledgements: inline writes ack the initiator; others ack TARG_ADDR_HI.
+                let ack = match (np, inline) {
+                    (false, _) => None,
+                    (true, true) => Some(origin),
+                    (true, false) => Some(node_slot(self, req.targ_hi)?),
+                };
+                let (started, sent, words) = if np {
+                    (
+                        c::NIU_MST_NONPOSTED_WR_REQ_STARTED,
+                        c::NIU_MST_NONPOSTED_WR_REQ_SENT,
+                        c::NIU_MST_NONPOSTED_WR_DATA_WORD_SENT,
+                    )
+                } else {
+                    (
+                        c::NIU_MST_POSTED_WR_REQ_STARTED,
+                        c::NIU_MST_POSTED_WR_REQ_SENT,
+                        c::NIU_MST_POSTED_WR_DATA_WORD_SENT,
+                    )
+                };
+                let mut packets: Vec<WritePacket> = Vec::new();
+                if inline {
+                    // MemoryMap.md NOC_AT_LEN_BE: an inline write is a 32-bit store of
+                    // NOC_AT_DATA (to MMIO; to L1 it is unsafe on hardware and modelled the same).
+                    let data: Arc<[u8]> = Arc::from(req.at_data.to_le_bytes());
+                    packets.push((req.targ_addr & !3, Ok(data), None, 1));
+                } else if byte_enable {
+                    let ret_lo = req.ret_addr & 0xFFFF_FFFF;
+                    if ret_lo >= regs::NOC_REG_SPACE_START_ADDR {
+                        // MemoryMap.md: to an MMIO address, a 32-bit store; the mask is ignored.
+                        let mut b = [0u8; 4];
+                        let r = ep
+                            .read(req.origin, req.targ_addr, &mut b)
+                            .map(|_| Arc::from(b));
+                        packets.push((req.ret_addr, r, None, 1));
+                    } else {
+                        // MemoryMap.md: up to 64 bytes from TARG & ~0xf to RET & ~0xf, masked.
+                        let mut b = [0u8; 64];
+                        let mask = req.len_be;
+                        let r = if mask == 0 {
+                            Ok(Arc::from(b))
+                        } else {
+                            let first = mask.trailing_zeros() as usize;
+                            let last = 63 - mask.leading_zeros() as usize;
+                            ep.read(
+                                req.origin,
+                                (req.targ_addr & !0xF) + first as u64,
+                                &mut b[first..=last],
+                            )
+                            .map(|_| Arc::from(b))
+                        };
+                        packets.push((req.ret_addr & !0xF, r, Some(mask), 1));
+                    }
+                } else {
+                    let len = req.length();
+                    for p in 0..req.packets() {
+                        let off = p * regs::NOC_MAX_BURST_SIZE;
+                        let n = (len - off.min(len)).min(regs::NOC_MAX_BURST_SIZE);
+                        let mut b = vec![0u8; n as usize];
+                        let r = ep
+                            .read(req.origin, req.targ_addr.wrapping_add(off), &mut b)
+                            .map(|_| Arc::from(b));
+                        packets.push((req.ret_addr.wrapping_add(off), r, None, flits(n)));
+                    }
+                }
+                let mut first_err = None;
+                for (addr, data, mask, nflits) in packets {
+                    let niu = self.niu_mut(origin, noc);
+                    niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
+                    niu.bump(started, 1);
+                    niu.bump(sent, 1);
+                    if !inline {
+                        niu.bump(words, nflits);
+                        niu.retire_outgoing(id);
+                    }
+                    let data = match data {
+                        Ok(d) => Some(d),
+                        Err(e) => {
+                            first_err.get_or_insert(e);
+                            None
+                        }
+                    };
+                    for &receiver in &receivers {
+                        let due = now + self.latency(noc, origin, receiver);
+                        self.schedule(
+                            due,
+                            Event::WriteArrive {
+                                req: *req,
+                                receiver,
+                                addr,
+                                data: data.clone(),
+                                mask,
+                                flits: nflits,
+                                ack,
+                            },
+                        );
+                    }
+                }
+                match first_err {
+                    Some(e) => Err(e),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Performs one step; on failure returns the request for the fault report.
+    fn process<E: NocEndpoints + ?Sized>(
+        &mut self,
+        ev: Event,
+        now: u64,
+        ep: &mut E,
+    ) -> Result<(), (Request, NocError)> {
+        match ev {
+            Event::ReadArrive {
+                req,
+                target,
+                addr,
+                len,
+                ret,
+                ret_addr,
+            } => {
+                let nflits = flits(len);
+                let t = self.niu_mut(target, req.noc);
+                t.bump(c::NIU_SLV_REQ_ACCEPTED, 1);
+                t.bump(c::NIU_SLV_RD_REQ_RECEIVED, 1);
+                t.bump(c::NIU_SLV_RD_RESP_SENT, 1);
+                t.bump(c::NIU_SLV_RD_DATA_WORD_SENT, nflits);
+                let mut buf = vec![0u8; len as usize];
+                let node = self.topo.nodes()[target].id;
+                let r = ep.read(node, addr, &mut buf);
+                let data = r.as_ref().ok().map(|_| Arc::from(buf));
+                let due = now + self.latency(req.noc, target, ret);
+                self.schedule(
+                    due,
+                    Event::ReadReturn {
+                        req,
+                        ret,
+                        ret_addr,
+                        data,
+                        flits: nflits,
+                    },
+                );
+                r.map_err(|e| (req, e))
+            }
+            Event::ReadReturn {
+                req,
+                ret,
+                ret_addr,
+                data,
+                flits: nflits,
+            } => {
+                let node = self.topo.nodes()[ret].id;
+                let r = match &data {
+                    Some(d) => ep.write(node, ret_addr, d),
+                    None => Ok(()),
+                };
+                let n = self.niu_mut(ret, req.noc);
+                n.bump(c::NIU_MST_RD_RESP_RECEIVED, 1);
+                n.bump(c::NIU_MST_RD_DATA_WORD_RECEIVED, nflits);
+                n.retire_outstanding(req.transaction_id());
+                r.map_err(|e| (req, e))
+            }
+            Event::WriteArrive {
+                req,
+                receiver,
+                addr,
+                data,
+                mask,
+                flits: nflits,
+                ack,
+            } => {
+                let np = req.non_posted();
+                let inline = req.ctrl & regs::ctrl::NOC_CMD_WR_INLINE != 0;
+                let node = self.topo.nodes()[receiver].id;
+                let r = match &data {
+                    None => Ok(()),
+                    Some(d) => match mask {
+                        None => ep.write(node, addr, d),
+                        Some(m) => write_masked(ep, node, addr, d, m),
+                    },
+                };
+                // MemoryMap.md NOC_PACKET_TAG bit 9: a posted write also stores its first 16
+                // bytes at NOC_AT_DATA << 4.
+                let r = r.and_then(|_| match &data {
+                    Some(d)
+                        if !np
+                            && !inline
+                            && req.packet_tag & regs::tag::NOC_PACKET_TAG_HEADER_STORE != 0 =>
+                    {
+                        let n = d.len().min(16);
+                        ep.write(node, (req.at_data as u64) << 4, &d[..n])
+                    }
+                    _ => Ok(()),
+                });
+                let rcv = self.niu_mut(receiver, req.noc);
+                if np {
+                    rcv.bump(c::NIU_SLV_NONPOSTED_WR_REQ_STARTED, 1);
+                    rcv.bump(c::NIU_SLV_NONPOSTED_WR_DATA_WORD_RECEIVED, nflits);
+                    rcv.bump(c::NIU_SLV_NONPOSTED_WR_REQ_RECEIVED, 1);
+                    rcv.bump(c::NIU_SLV_WR_ACK_SENT, 1);
+                } else {
+                    rcv.bump(c::NIU_SLV_POSTED_WR_REQ_STARTED, 1);
+                    rcv.bump(c::NIU_SLV_POSTED_WR_DATA_WORD_RECEIVED, nflits);
+                    rcv.bump(c::NIU_SLV_POSTED_WR_REQ_RECEIVED, 1);
+                }
+                if let Some(a) = ack {
+                    let due = now + self.latency(req.noc, receiver, a);
+                    self.schedule(due, Event::WriteAck { req, niu: a });
+                }
+                r.map_err(|e| (req, e))
+            }
+            Event::WriteAck { req, niu } => {
+                let n = self.niu_mut(niu, req.noc);
+                n.bump(c::NIU_MST_WR_ACK_RECEIVED, 1);
+                n.retire_outstanding(req.transaction_id());
+                Ok(())
+            }
+            Event::AtomicArrive {
+                req,
+                receiver,
+                op,
+                ret,
+            } => {
+                let rcv = self.niu_mut(receiver, req.noc);
+                rcv.bump(c::NIU_SLV_REQ_ACCEPTED, 1);
+                if ret.is_some() {
+                    rcv.bump(c::NIU_SLV_NONPOSTED_ATOMIC_RECEIVED, 1);
+                    rcv.bump(c::NIU_SLV_ATOMIC_RESP_SENT, 1);
+                } else {
+                    rcv.bump(c::NIU_SLV_POSTED_ATOMIC_RECEIVED, 1);
+                }
+                let node = self.topo.nodes()[receiver].id;
+                let r = ep.atomic(node, req.targ_addr, &op);
+                if let Some(ret) = ret {
+                    let due = now + self.latency(req.noc, receiver, ret);
+                    self.schedule(
+                        due,
+                        Event::AtomicReturn {
+                            req,
+                            ret,
+                            result: r.as_ref().ok().copied(),
+                        },
+                    );
+                }
+                r.map(|_| ()).map_err(|e| (req, e))
+            }
+            Event::AtomicReturn { req, ret, result } => {
+                // Atomics.md: the result is stored at NOC_RET_ADDR_LO, then the counters move.
+                let node = self.topo.nodes()[ret].id;
+                let r = match result {
+                    Some(v) => ep.write(node, req.ret_addr & !3, &v.to_le_bytes()),
+                    None => Ok(()),
+                };
+                let n = self.niu_mut(ret, req.noc);
+                n.bump(c::NIU_MST_ATOMIC_RESP_RECEIVED, 1);
+                n.retire_outstanding(req.transaction_id());
+                r.map_err(|e| (req, e))
+            }
+        }
+    }
+}
+
+/// Data flits for `len` bytes (64 bytes per flit, NoC/README.md). bhemu ignores the extra flit
+/// an unaligned transfer may need.
+fn flits(len: u64) -> u32 {
+    len.div_ceil(regs::NOC_WORD_BYTES) as u32
+}
+
+/// Writes the bytes of `data` (64 bytes based at `base`) whose bits are set in `mask`, one
+/// endpoint write per contiguous run.
+fn write_masked<E: NocEndpoints + ?Sized>(
+    ep: &mut E,
+    node: NodeId,
+    base: u64,
+    data: &[u8],
+    mask: u64,
+) -> Result<(), NocError> {
+    let mut i = 0usize;
+    while i < 64 && i < data.len() {
+        if mask & (1 << i) == 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < 64 && i < data.len() && mask & (1 << i) != 0 {
+            i += 1;
+        }
+        ep.write(node, base + start as u64, &data[start..i])?;
+    }
+    Ok(())
+}
+
+fn fault(req: &Request, cycle: u64, error: NocError) -> NocFault {
+    NocFault {
+        cycle,
+        origin: req.origin,
+        noc: req.noc,
+        cmd_buf: req.cmd_buf,
+        error,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,51 @@
-//! placeholder
+//! The Tensix coprocessor of one Blackhole (or Wormhole B0) tile, cycle by cycle: per-thread
+//! frontends (instruction FIFO, MOP expander, Replay Expander, Wait Gate), the Sync Unit
+//! (semaphores, mutexes), SrcA/SrcB bank ownership, and the backend units as pipelines whose
+//! occupancy drives STALLWAIT's conditions C0-C12.
+//!
+//! Sources: seeds 000 (Wait Gate), 001 (mutexes), 002 (MOP/replay expanders, qstatus) and 004
+//! §7-8 (scheduling, stalls); tt-isa-documentation pages named in each module; timing figures
+//! and their pages in [`insn::timing`].
+//!
+//! # Driving it (for the tile)
+//! ```no_run
+//! use bhemu_tensix::{Arch, Coprocessor, PushSource, Pushed};
+//! let mut cp = Coprocessor::new(Arch::Blackhole);
+//! cp.set_dispatch_log(true);                       // optional: record gate departures
+//! cp.write_mop_cfg(0, 5, 0x0400_0100)?;            // MMIO 0xFFB80000 + 4*5 from TRISC0
+//! match cp.push(0, PushSource::Trisc, 0x0200_0000)? {
+//!     Pushed::Accepted => {}
+//!     Pushed::Full => { /* the pushing hart stalls and retries next cycle */ }
+//! }
+//! cp.step(0)?;                                     // one cycle, after the harts
+//! let _done = cp.thread_idle(0);                   // PC-buffer +4 CoprocessorDoneCheck
+//! let _mop_ok = cp.mop_idle(0);                    // PC-buffer +8 store completes when true
+//! let _q = cp.qstatus(0);                          // CSR 0xBC0
+//! cp.sem_window_write(1, 0)?;                      // PC-buffer semaphore window: post
+//! let _v = cp.sem_window_read(1)?;
+//! cp.set_trisc_cfg_pending(0, false);              // C10
+//! # Ok::<(), bhemu_tensix::TensixError>(())
+//! ```
+//! When harts and the coprocessor have all stopped progressing, [`Coprocessor::deadlock`]
+//! gives the report. Nothing here refers to a tile or chip.
+pub mod backend;
+pub mod coprocessor;
+pub mod error;
+pub mod fifo;
+pub mod insn;
+pub mod mop_expander;
+pub mod mutexes;
+pub mod program;
+pub mod qstatus;
+pub mod replay_expander;
+pub mod runner;
+pub mod semaphores;
+pub mod src_banks;
+pub mod sync_unit;
+pub mod wait_gate;
+
+pub use bhemu_isa::tensix::Arch;
+pub use coprocessor::{Coprocessor, Dispatch, Mode, PushSource, THREADS};
+pub use error::{ErrorKind, TensixError, ThreadWait};
+pub use fifo::{Pushed, FIFO_SLOTS};
+pub use src_banks::{Src, SrcClient};

@@ -1,0 +1,313 @@
+//! The MOP expander of one thread, exactly as seed 002 and MOPExpander.md describe it.
+//!
+//! Timing (MOPExpander.md "Performance", seed 002 table): outside MOP/MOP_CFG it ingests and
+//! emits one instruction per cycle; MOP_CFG is ingested and emits nothing; a MOP is ingested
+//! and its expansion emitted one per cycle (bhemu: the first expanded instruction leaves in the
+//! same cycle the MOP is ingested, as the REPLAY expander does for playback, REPLAY.md), with
+//! ingestion blocked meanwhile; after an expansion, if the next instruction is not a MOP, one
+//! transition cycle neither ingests nor emits.
+//!
+//! Snapshot: MopCfg is copied when an expansion starts (the functional model's reading; the
+//! page notes hardware "mostly samples values as required", and software must not change
+//! MopCfg mid-expansion, seed 002 edge case 7). `write_cfg` during an expansion therefore
+//! affects only the next MOP.
+use bhemu_isa::tensix::Arch;
+
+use crate::fifo::Fifo;
+use crate::insn::{predecode, Insn, Op};
+
+/// IsNop (seed 002 edge case 3): only opcode 0x02, never DMANOP (0x60) nor SFPNOP (0x8F).
+pub fn is_nop(word: u32) -> bool {
+    word >> 24 == 0x02
+}
+
+#[derive(Clone, Debug)]
+enum Expansion {
+    /// Template 0 (unpack z-mask loop).
+    T0 {
+        mask: u32,
+        iters_left: u32,
+        pending: [u8; 5],
+        pending_len: u8,
+        pending_pos: u8,
+    },
+    /// Template 1 (double loop); `alt` selects LoopOp1 (MopCfg[6]) instead of LoopOp ([5]).
+    T1 {
+        outer: u32,
+        inner: u32,
+        j: u32,
+        phase: T1Phase,
+        alt: bool,
+        flip: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum T1Phase {
+    Start,
+    Inner(u32),
+    End0,
+    End1,
+    Next,
+}
+
+/// One thread's MOP expander.
+#[derive(Clone, Debug)]
+pub struct MopExpander {
+    arch: Arch,
+    cfg: [u32; 9],
+    cfg_dec: [Insn; 9],
+    /// The snapshot used by the running expansion.
+    snap: [Insn; 9],
+    mask_hi: u16,
+    exp: Option<Expansion>,
+    /// Lookahead: the next instruction the running expansion will emit (cfg index).
+    next: Option<u8>,
+    /// The cycle in which the transition penalty applies, if one is pending.
+    penalty_at: Option<u64>,
+}
+
+impl MopExpander {
+    pub fn new(arch: Arch) -> Self {
+        let nop = Insn::nop(arch);
+        MopExpander {
+            arch,
+            cfg: [0; 9],
+            cfg_dec: [predecode(arch, 0); 9],
+            snap: [nop; 9],
+            mask_hi: 0,
+            exp: None,
+            next: None,
+            penalty_at: None,
+        }
+    }
+
+    /// Write `MopCfg[i]` (seed 002: nine write-only registers per thread at 0xFFB80000 + 4i).
+    /// Returns false for an index beyond 8 (the caller decides what an out-of-range write is).
+    pub fn write_cfg(&mut self, i: usize, value: u32) -> bool {
+        if i >= 9 {
+            return false;
+        }
+        self.cfg[i] = value;
+        self.cfg_dec[i] = predecode(self.arch, value);
+        true
+    }
+
+    /// Last value written to `MopCfg[i]` (for tests and debuggers; the hardware cannot read it).
+    pub fn cfg(&self, i: usize) -> Option<u32> {
+        self.cfg.get(i).copied()
+    }
+
+    pub fn mask_hi(&self) -> u16 {
+        self.mask_hi
+    }
+
+    /// True while an expansion is in progress (qstatus bit 1 / mop_sync).
+    pub fn expanding(&self) -> bool {
+        self.exp.is_some()
+    }
+
+    /// Produce at most one instruction for the replay expander this cycle, taking at most one
+    /// instruction from `fifo`. Returns (instruction emitted, whether anything changed).
+    pub fn pull(&mut self, cycle: u64, fifo: &mut Fifo) -> (Option<Insn>, bool) {
+        if self.exp.is_some() {
+            return (self.emit(cycle), true);
+        }
+        if self.penalty_at == Some(cycle) {
+            self.penalty_at = None;
+            let head_is_mop = matches!(fifo.peek().map(|i| i.op), Some(Op::Mop { .. }));
+            if !head_is_mop {
+                // MOPExpander.md: one cycle during which it neither ingests nor emits.
+                return (None, true);
+            }
+        }
+        self.penalty_at = None;
+        let Some(insn) = fifo.pop() else {
+            return (None, false);
+        };
+        match insn.op {
+            Op::MopCfg { mask_hi } => {
+                self.mask_hi = mask_hi;
+                (None, true)
+            }
+            Op::Mop {
+                template,
+                count1,
+                mask_lo,
+            } => {
+                self.snap = self.cfg_dec;
+                self.start(template, count1, mask_lo);
+                if self.next.is_none() {
+                    // An empty expansion ends at once; the penalty follows.
+                    self.exp = None;
+                    self.penalty_at = Some(cycle + 1);
+                    return (None, true);
+                }
+                (self.emit(cycle), true)
+            }
+            _ => (Some(insn), true),
+        }
+    }
+
+    fn emit(&mut self, cycle: u64) -> Option<Insn> {
+        let idx = self.next?;
+        let out = self.snap[idx as usize];
+        self.next = self.advance();
+        if self.next.is_none() {
+            self.exp = None;
+            self.penalty_at = Some(cycle + 1);
+        }
+        Some(out)
+    }
+
+    fn start(&mut self, template: u8, count1: u8, mask_lo: u16) {
+        let w = |i: usize| self.snap[i].word;
+        if template == 0 {
+            let mask = ((self.mask_hi as u32) << 16) | mask_lo as u32;
+            self.exp = Some(Expansion::T0 {
+                mask,
+                iters_left: count1 as u32 + 1,
+                pending: [0; 5],
+                pending_len: 0,
+                pending_pos: 0,
+            });
+        } else {
+            // ExpandTemplate1 (seed 002 / MOPExpander.md).
+            let mut outer = w(0) & 127;
+            let mut inner = w(1) & 127;
+            let flip = !is_nop(w(6));
+            if flip {
+                inner *= 2;
+            }
+            // The hardware bug, replicated exactly (seed 002 edge case 1).
+            if outer == 1 && is_nop(w(2)) && inner == 0 && !is_nop(w(3)) {
+                outer += 128;
+            }
+            self.exp = Some(Expansion::T1 {
+                outer,
+                inner,
+                j: 0,
+                phase: T1Phase::Start,
+                alt: false,
+                flip,
+            });
+        }
+        self.next = self.advance();
+    }
+
+    /// Run the generator to its next `yield`; None when the expansion is finished.
+    fn advance(&mut self) -> Option<u8> {
+        let snap_words: [u32; 9] = std::array::from_fn(|i| self.snap[i].word);
+        match self.exp.as_mut()? {
+            Expansion::T0 {
+                mask,
+                iters_left,
+                pending,
+                pending_len,
+                pending_pos,
+            } => {
+                if *pending_pos < *pending_len {
+                    let v = pending[*pending_pos as usize];
+                    *pending_pos += 1;
+                    return Some(v);
+                }
+                if *iters_left == 0 {
+                    return None;
+                }
+                *iters_left -= 1;
+                let flags = snap_words[1];
+                let has_b = flags & 1 == 1;
+                let has_a123 = flags & 2 == 2;
+                let mut seq = [0u8; 5];
+                let mut n = 0;
+                let mut add = |i: u8| {
+                    seq[n] = i;
+                    n += 1;
+                };
+                if *mask & 1 == 0 {
+                    add(3); // InsnA0
+                    if has_a123 {
+                        add(4);
+                        add(5);
+                        add(6);
+                    }
+                    if has_b {
+                        add(2); // InsnB
+                    }
+                } else {
+                    add(7); // SkipA0
+                    if has_b {
+                        add(8); // SkipB
+                    }
+                }
+                *mask >>= 1;
+                *pending = seq;
+                *pending_len = n as u8;
+                *pending_pos = 1;
+                Some(seq[0])
+            }
+            Expansion::T1 {
+                outer,
+                inner,
+                j,
+                phase,
+                alt,
+                flip,
+            } => loop {
+                match *phase {
+                    T1Phase::Start => {
+                        if *j >= *outer {
+                            return None;
+                        }
+                        *phase = T1Phase::Inner(0);
+                        if !is_nop(snap_words[2]) {
+                            return Some(2);
+                        }
+                    }
+                    T1Phase::Inner(i) => {
+                        if i < *inner {
+                            let idx = if i != *inner - 1 {
+                                if *alt {
+                                    6
+                                } else {
+                                    5
+                                }
+                            } else if *j != *outer - 1 {
+                                8 // Loop1Last
+                            } else {
+                                7 // Loop0Last
+                            };
+                            // LoopOp ^= LoopOpFlip: alternation between MopCfg[5] and [6].
+                            if *flip {
+                                *alt = !*alt;
+                            }
+                            *phase = T1Phase::Inner(i + 1);
+                            return Some(idx);
+                        }
+                        *phase = T1Phase::End0;
+                    }
+                    T1Phase::End0 => {
+                        if is_nop(snap_words[3]) {
+                            *phase = T1Phase::Next;
+                        } else {
+                            *phase = T1Phase::End1;
+                            return Some(3);
+                        }
+                    }
+                    T1Phase::End1 => {
+                        *phase = T1Phase::Next;
+                        if !is_nop(snap_words[4]) {
+                            return Some(4);
+                        }
+                    }
+                    T1Phase::Next => {
+                        // LoopOp is not reset between outer iterations (the functional
+                        // model keeps XOR-ing); with InnerCount doubled it is back in phase.
+                        *j += 1;
+                        *phase = T1Phase::Start;
+                    }
+                }
+            },
+        }
+    }
+}

@@ -3,12 +3,15 @@
 # every test of the workspace in release mode (the integration tests run real programs).
 #
 # Needs: the Rust toolchain. Installs (Debian, as root) the RISC-V cross toolchain used to build
-# test programs. Set BHEMU_NO_INSTALL=1 to skip installing; tests needing a missing tool then fail
+# test programs, and a host gcc for their native reference runs; fetches the ttnn wheel (PyPI) for
+# the real firmware. Set BHEMU_NO_INSTALL=1 to skip installing; tests needing a missing tool then fail
 # with a message naming it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_pkgs=()
+# The program tests compare each RISC-V run with the same C source built natively.
+command -v gcc >/dev/null 2>&1 || need_pkgs+=(gcc)
 command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || need_pkgs+=(gcc-riscv64-unknown-elf)
 command -v riscv64-unknown-elf-objdump >/dev/null 2>&1 || need_pkgs+=(binutils-riscv64-unknown-elf)
 [ -d /usr/lib/picolibc/riscv64-unknown-elf ] || need_pkgs+=(picolibc-riscv64-unknown-elf)
@@ -21,6 +24,11 @@ if [ ${#need_pkgs[@]} -gt 0 ] && [ "${BHEMU_NO_INSTALL:-0}" != 1 ]; then
     echo "test.sh: please install ${need_pkgs[*]} (Debian packages), or set BHEMU_NO_INSTALL=1" >&2
     exit 1
   fi
+fi
+
+# The real tt-metal firmware (ttnn 0.81.1 wheel from PyPI) for the boot tests, into .cache/ttnn.
+if [ "${BHEMU_NO_INSTALL:-0}" != 1 ]; then
+  bash scripts/fetch-ttnn.sh >/dev/null
 fi
 
 # Tests that build programs with the cross toolchain must not skip silently here.

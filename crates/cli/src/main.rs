@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 mod cmd_bench;
+mod cmd_boot;
 mod cmd_demo;
 mod cmd_pto;
 mod cmd_riscv;
@@ -24,6 +25,8 @@ struct Cli {
 enum Command {
     /// Run the built-in demonstration (no files needed).
     Demo(cmd_demo::DemoArgs),
+    /// Boot tt-metal's Blackhole firmware on the emulated chip, then optionally launch a kernel.
+    Boot(cmd_boot::BootArgs),
     /// Run a bare-metal 32-bit RISC-V ELF on one hart.
     Riscv(cmd_riscv::RiscvArgs),
     /// Disassemble RISC-V ELF files or Tensix instruction words.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(a) => cmd_demo::run(a),
+        Command::Boot(a) => cmd_boot::run(a),
         Command::Riscv(a) => cmd_riscv::run(a),
         Command::Disasm(a) => match (a.target.riscv, a.target.tensix) {
             (Some(path), _) => cmd_riscv::disasm(&path),

@@ -57,4 +57,12 @@ pub trait Bus {
     fn write_custom_csr(&mut self, _csr: u16, _value: u32) -> Option<Access<()>> {
         None
     }
+    /// Asked right after each store, AMO or `.ttinsn` retires: `true` makes `Hart::run` return
+    /// `RunExit::Stop` (e.g. the riscv-tests `tohost` convention). Only stores can raise the
+    /// request, so checking there keeps the rest of the hot loop free of it. Answering `true`
+    /// consumes the request.
+    #[inline]
+    fn stop_requested(&mut self) -> bool {
+        false
+    }
 }

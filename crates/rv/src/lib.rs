@@ -1,4 +1,16 @@
-//! One RV32 hart of a Blackhole baby RISC-V core, over a [`Bus`].
+//! One RV32 hart of a Blackhole baby RISC-V core, over a [`Bus`]. The hart knows nothing about
+//! Tensix tiles: `.ttinsn` and custom CSRs go to the bus, which a tile implements.
+pub mod alu;
 pub mod bus;
+mod cache;
+mod csr;
+pub mod error;
+mod exec;
+pub mod flat_ram;
+pub mod hart;
+pub mod workload;
 
 pub use bus::{Access, Bus, BusFault, Width};
+pub use error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
+pub use flat_ram::FlatRam;
+pub use hart::{Hart, HartConfig, MisalignedAccess, TraceHook, TraceRecord};

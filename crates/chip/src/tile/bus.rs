@@ -1,0 +1,476 @@
+//! The per-core [`Bus`]: one hart's view of its tile, decoded with [`decode`] for that core.
+//!
+//! Accesses that cannot be honoured go through [`CoreBus::refuse`]: in strict mode the bus
+//! records a typed [`ChipError`] (tile, core, pc, address, width, cycle) and answers
+//! `Access::Fault`, which the hart turns into an exception that the tile reports with those
+//! details; in permissive mode it records a warning once per (core, address), reads 0 / drops
+//! the write, and continues (never silently).
+use bhemu_noc::Noc;
+use bhemu_rv::{Access, Bus, BusFault, Width};
+use bhemu_tensix::{PushSource, Pushed};
+
+use super::memory_map::{decode, Core, PcBufPort, Target, INSTRN_BUF_BASE, L1_SIZE};
+use super::misc_regs::extract;
+use super::pc_bufs::{ttsync_check, Override};
+use super::{MmioAccess, Parts, Strictness};
+use crate::error::{ChipError, ErrorKind};
+
+pub(crate) struct CoreBus<'a> {
+    pub core: Core,
+    /// pc of the instruction being executed (for error locations).
+    pub pc: u32,
+    pub now: u64,
+    pub p: &'a mut Parts,
+    pub noc: &'a mut Noc,
+    pub last_mmio: &'a mut Option<MmioAccess>,
+}
+
+/// Why an MMIO access was refused.
+type Refusal = (ErrorKind, String);
+
+fn unmapped(why: &str) -> Refusal {
+    (ErrorKind::Unmapped, why.to_string())
+}
+
+impl CoreBus<'_> {
+    /// The typed error for a refused access, located at this core, pc and cycle.
+    fn error(&self, addr: u32, width: u32, write: bool, r: Refusal) -> ChipError {
+        let (kind, why) = r;
+        let what = if write { "store to" } else { "load from" };
+        let mut e = ChipError::new(
+            kind,
+            format!("{} {what} 0x{addr:08x}: {why}", self.core.name()),
+        );
+        e.loc.tile = Some((self.p.node.x, self.p.node.y));
+        e.loc.core = Some(self.core);
+        e.loc.pc = Some(self.pc);
+        e.loc.addr = Some(addr);
+        e.loc.width = Some(width as u8);
+        e.loc.cycle = Some(self.now);
+        e
+    }
+
+    /// Answers `Access::Fault` and keeps the typed error for the tile to report.
+    #[cold]
+    fn fault<T>(&mut self, e: ChipError) -> Access<T> {
+        let addr = e.loc.addr.unwrap_or(0);
+        let reason = e.message.clone();
+        self.p.fault = Some(e);
+        Access::Fault(BusFault { addr, reason })
+    }
+
+    /// See the module documentation.
+    #[cold]
+    fn refuse<T: Default>(&mut self, addr: u32, width: u32, write: bool, r: Refusal) -> Access<T> {
+        let e = self.error(addr, width, write, r);
+        match self.p.strictness {
+            Strictness::Strict => self.fault(e),
+            Strictness::Permissive => {
+                if self.p.warned.insert((self.core as u8, addr)) {
+                    self.p.warnings.push(e);
+                }
+                Access::Done(T::default())
+            }
+        }
+    }
+
+    fn note(&mut self, addr: u32, width: u32, write: bool, value: u32, stalled: bool) {
+        *self.last_mmio = Some(MmioAccess {
+            pc: self.pc,
+            addr,
+            width: width as u8,
+            write,
+            value,
+            cycle: self.now,
+            stalled,
+        });
+    }
+
+    fn mmio_load(&mut self, t: Target, addr: u32, width: u32) -> Result<Access<u32>, Refusal> {
+        let p = &mut *self.p;
+        let word_only = |w: u32| -> Result<(), Refusal> {
+            if w == 4 {
+                Ok(())
+            } else {
+                Err((
+                    ErrorKind::AccessRule,
+                    format!("{w}-byte access to a word-only register"),
+                ))
+            }
+        };
+        Ok(match t {
+            Target::Tdma(off) => Access::Done(p.tdma.read(off, width).unwrap_or(0)),
+            // PushTensixInstruction.md "RISCV_DEBUG_REG_INSTRN_BUF_STATUS": bits 0-2 "not
+            // full", bits 4-6 "empty", per thread; bhemu reports the TRISC-side FIFO.
+            Target::DebugRegs(off) if off & !3 == super::debug_regs::INSTRN_BUF_STATUS => {
+                let mut v = 0;
+                for t in 0..3 {
+                    let len = p.cp.fifo_len(t);
+                    if len < bhemu_tensix::FIFO_SLOTS {
+                        v |= 1 << t;
+                    }
+                    if len == 0 {
+                        v |= 1 << (4 + t);
+                    }
+                }
+                Access::Done(extract(v, off, width))
+            }
+            Target::DebugRegs(off) => {
+                let v = p
+                    .debug
+                    .read(off & !3, self.now)
+                    .map_err(|m| (ErrorKind::Unimplemented, m.to_string()))?;
+                Access::Done(extract(v, off, width))
+            }
+            Target::Pic(off) => {
+                word_only(width)?;
+                Access::Done(p.pic.read(off).unwrap_or(0))
+            }
+            Target::PcSnapshot(c) => Access::Done(p.pcs[c.index()]),
+            Target::Niu(a) => {
+                let v = self
+                    .noc
+                    .tile_mmio_read(p.node, a & !3)
+                    .map_err(|e| (ErrorKind::Noc, e.to_string()))?;
+                Access::Done(extract(v, a, width))
+            }
+            Target::Overlay(off) => {
+                word_only(width)?;
+                Access::Done(
+                    p.overlay
+                        .read(off)
+                        .map_err(|m| (ErrorKind::Unimplemented, m))?,
+                )
+            }
+            Target::MopCfg { .. } => {
+                return Err((
+                    ErrorKind::AccessRule,
+                    "MOP expander configuration is write-only".into(),
+                ))
+            }
+            Target::Dst(_) => {
+                return Err((ErrorKind::Unimplemented, "RISC-V access to Dst".into()))
+            }
+            Target::Gpr(w) => {
+                Access::Done(p.gprs.read((w as u32) * 4 + (addr & 3), width).unwrap_or(0))
+            }
+            Target::InsnPush { .. } => {
+                return Err((
+                    ErrorKind::AccessRule,
+                    "instruction-push addresses are write-only".into(),
+                ))
+            }
+            Target::PcBuf(port) => {
+                word_only(width)?;
+                match port {
+                    PcBufPort::BriscSide(i) => {
+                        let ov = Override::of(p.debug.pc_buf_override(), i);
+                        p.pcbufs.brisc_read(i, ov, p.cp.thread_idle(i))
+                    }
+                    PcBufPort::TriscSide(i) => p
+                        .pcbufs
+                        .trisc_read(i, Override::of(p.debug.pc_buf_override(), i)),
+                    PcBufPort::CoprocessorDone(i) => ttsync_check(
+                        p.cp.thread_idle(i),
+                        Override::of(p.debug.pc_buf_override(), i),
+                    ),
+                    PcBufPort::MopDone(i) => {
+                        ttsync_check(p.cp.mop_idle(i), Override::of(p.debug.pc_buf_override(), i))
+                    }
+                    PcBufPort::Semaphore(i) => Access::Done(
+                        p.cp.sem_window_read(i)
+                            .map_err(|e| (ErrorKind::AccessRule, e.message))?,
+                    ),
+                }
+            }
+            Target::Mailbox { region, off } => {
+                word_only(width)?;
+                match self.core.mailbox_index() {
+                    Some(me) => p.mailboxes.read(me, region, off),
+                    None => return Err(unmapped("mailboxes are not mapped for NCRISC")),
+                }
+            }
+            Target::TensixCfg(off) => Access::Done(p.cfg.read(off, width).unwrap_or(0)),
+            Target::Unmapped(why) => return Err(unmapped(why)),
+            Target::L1(_) | Target::LocalRam { .. } => {
+                return Err(unmapped("internal: memory routed as MMIO"))
+            }
+        })
+    }
+
+    fn mmio_store(
+        &mut self,
+        t: Target,
+        addr: u32,
+        width: u32,
+        value: u32,
+    ) -> Result<Access<()>, Refusal> {
+        let now = self.now;
+        let core = self.core;
+        let p = &mut *self.p;
+        let word_only = |w: u32| -> Result<(), Refusal> {
+            if w == 4 {
+                Ok(())
+            } else {
+                Err((
+                    ErrorKind::AccessRule,
+                    format!("{w}-byte store to a word-only register"),
+                ))
+            }
+        };
+        Ok(match t {
+            Target::Tdma(off) => {
+                p.tdma.write(off, width, value);
+                Self::note_cfg_write(p, core);
+                Access::Done(())
+            }
+            Target::DebugRegs(off) => {
+                word_only(width)?;
+                match p
+                    .debug
+                    .write(off, value, now)
+                    .map_err(|m| (ErrorKind::Unimplemented, m.to_string()))?
+                {
+                    super::DebugWrite::SoftReset { old } => {
+                        p.soft_reset_old.get_or_insert(old);
+                    }
+                    super::DebugWrite::Done => {}
+                }
+                Access::Done(())
+            }
+            Target::Pic(off) => {
+                word_only(width)?;
+                p.pic
+                    .write(off, value)
+                    .map_err(|m| (ErrorKind::AccessRule, m.to_string()))?;
+                Access::Done(())
+            }
+            Target::PcSnapshot(_) => {
+                return Err((ErrorKind::AccessRule, "pc snapshots are read-only".into()))
+            }
+            Target::Niu(a) => {
+                word_only(width)?;
+                self.noc
+                    .tile_mmio_write(p.node, a, value)
+                    .map_err(|e| (ErrorKind::Noc, e.to_string()))?;
+                Access::Done(())
+            }
+            Target::Overlay(off) => {
+                word_only(width)?;
+                p.overlay
+                    .write(off, value)
+                    .map_err(|m| (ErrorKind::Unimplemented, m))?;
+                Access::Done(())
+            }
+            Target::MopCfg { thread, index } => {
+                word_only(width)?;
+                p.cp.write_mop_cfg(thread, index, value)
+                    .map_err(|e| (ErrorKind::AccessRule, e.message))?;
+                Access::Done(())
+            }
+            Target::Dst(_) => {
+                return Err((ErrorKind::Unimplemented, "RISC-V access to Dst".into()))
+            }
+            Target::Gpr(w) => {
+                p.gprs.write((w as u32) * 4 + (addr & 3), width, value);
+                Self::note_cfg_write(p, core);
+                Access::Done(())
+            }
+            Target::InsnPush { thread, after_mop } => {
+                // PushTensixInstruction.md: instructions are pushed with `sw`.
+                word_only(width)?;
+                let src = if after_mop {
+                    PushSource::Brisc
+                } else {
+                    PushSource::Trisc
+                };
+                match p
+                    .cp
+                    .push(thread, src, value)
+                    .map_err(|e| (ErrorKind::Tensix, e.to_string()))?
+                {
+                    Pushed::Accepted => {
+                        p.cp_active = true;
+                        Access::Done(())
+                    }
+                    Pushed::Full => Access::Stall,
+                }
+            }
+            Target::PcBuf(port) => {
+                word_only(width)?;
+                match port {
+                    PcBufPort::BriscSide(i) => p.pcbufs.brisc_write(i, value),
+                    // PCBufs.md: "Write is discarded"; ManualTTSync.md: stores to
+                    // CoprocessorDoneCheck are discarded.
+                    PcBufPort::TriscSide(_) | PcBufPort::CoprocessorDone(_) => Access::Done(()),
+                    // seed 002 edge case 8: a store to mop_sync completes only once the MOP
+                    // expander has nothing queued or in progress.
+                    PcBufPort::MopDone(i) => {
+                        match ttsync_check(
+                            p.cp.mop_idle(i),
+                            Override::of(p.debug.pc_buf_override(), i),
+                        ) {
+                            Access::Done(_) => Access::Done(()),
+                            _ => Access::Stall,
+                        }
+                    }
+                    PcBufPort::Semaphore(i) => {
+                        p.cp.sem_window_write(i, value)
+                            .map_err(|e| (ErrorKind::AccessRule, e.message))?;
+                        p.cp_active = true;
+                        Access::Done(())
+                    }
+                }
+            }
+            Target::Mailbox { region, .. } => {
+                word_only(width)?;
+                match core.mailbox_index() {
+                    Some(me) => p.mailboxes.write(me, region, value),
+                    None => return Err(unmapped("mailboxes are not mapped for NCRISC")),
+                }
+            }
+            Target::TensixCfg(off) => {
+                // BackendConfiguration.md: RISC-V writes to Config are `sw` only.
+                word_only(width)?;
+                p.cfg.write(off, 4, value);
+                Self::note_cfg_write(p, core);
+                Access::Done(())
+            }
+            Target::Unmapped(why) => return Err(unmapped(why)),
+            Target::L1(_) | Target::LocalRam { .. } => {
+                return Err(unmapped("internal: memory routed as MMIO"))
+            }
+        })
+    }
+
+    /// STALLWAIT C10 (STALLWAIT.md, "TRISC has a config / GPR / TDMA-RISC request that has
+    /// not yet been processed"): raised by a TRISC's write for the coprocessor cycle that
+    /// follows, cleared by [`super::Tile::step_coprocessor`].
+    fn note_cfg_write(p: &mut Parts, core: Core) {
+        if let Some(t) = core.thread() {
+            p.cp.set_trisc_cfg_pending(t, true);
+            p.cfg_pending |= 1 << t;
+            p.cp_active = true;
+        }
+    }
+
+    fn csr_slot(csr: u16) -> Option<usize> {
+        match csr {
+            0x7C0..=0x7C6 => Some(usize::from(csr - 0x7C0)),
+            0xBC2..=0xBC9 => Some(7 + usize::from(csr - 0xBC2)),
+            _ => None,
+        }
+    }
+
+    /// `tt_cfg_qstatus` (CSRs.md): T_i sees its own thread's bits plus the OR over threads at
+    /// bit 13; the other cores see the OR in both places.
+    fn qstatus(&self) -> u32 {
+        let cp = &self.p.cp;
+        match self.core.thread() {
+            Some(t) => cp.qstatus(t),
+            None => {
+                let all = (cp.qstatus(0) >> 13) & 0x7FF;
+                all | (all << 13)
+            }
+        }
+    }
+}
+
+impl Bus for CoreBus<'_> {
+    #[inline]
+    fn fetch(&mut self, addr: u32) -> Access<u32> {
+        // BabyRISCV/README.md "Frontend": instructions can only be fetched from L1.
+        if addr < L1_SIZE {
+            if let Some(w) = self.p.l1.fetch(addr) {
+                return Access::Done(w);
+            }
+        }
+        // A fetch has no value to make up, so it faults even in permissive mode.
+        let why = "instruction fetch outside L1 (cores execute only from L1)";
+        let e = self.error(addr, 4, false, (ErrorKind::AccessRule, why.into()));
+        self.fault(e)
+    }
+
+    #[inline]
+    fn load(&mut self, addr: u32, width: Width) -> Access<u32> {
+        let w = width.bytes();
+        if addr < L1_SIZE {
+            if let Some(v) = self.p.l1.read(addr, w) {
+                return Access::Done(v);
+            }
+        }
+        let t = decode(self.core, addr);
+        if let Target::LocalRam { owner, off } = t {
+            return match self.p.local[owner.index()].read(off, w) {
+                Some(v) => Access::Done(v),
+                None => self.refuse(addr, w, false, unmapped("beyond the end of local data RAM")),
+            };
+        }
+        match self.mmio_load(t, addr, w) {
+            Ok(a) => {
+                let (v, stalled) = match &a {
+                    Access::Done(v) => (*v, false),
+                    _ => (0, true),
+                };
+                self.note(addr, w, false, v, stalled);
+                a
+            }
+            Err(r) => {
+                self.note(addr, w, false, 0, false);
+                self.refuse(addr, w, false, r)
+            }
+        }
+    }
+
+    #[inline]
+    fn store(&mut self, addr: u32, width: Width, value: u32) -> Access<()> {
+        let w = width.bytes();
+        if addr < L1_SIZE && self.p.l1.write(addr, w, value) {
+            return Access::Done(());
+        }
+        let t = decode(self.core, addr);
+        if let Target::LocalRam { owner, off } = t {
+            return if self.p.local[owner.index()].write(off, w, value) {
+                Access::Done(())
+            } else {
+                self.refuse(addr, w, true, unmapped("beyond the end of local data RAM"))
+            };
+        }
+        let r = self.mmio_store(t, addr, w, value);
+        self.note(addr, w, true, value, matches!(r, Ok(Access::Stall)));
+        match r {
+            Ok(a) => a,
+            Err(r) => self.refuse(addr, w, true, r),
+        }
+    }
+
+    fn push_tensix(&mut self, word: u32) -> Access<()> {
+        // PushTensixInstruction.md: `.ttinsn` is exactly `sw` of the word to INSTRN_BUF_BASE.
+        self.store(INSTRN_BUF_BASE, Width::Word, word)
+    }
+
+    fn read_custom_csr(&mut self, csr: u16) -> Option<Access<u32>> {
+        let i = self.core.index();
+        match csr {
+            0xBC0 => Some(Access::Done(self.qstatus())),
+            // tt_cfg_bstatus: bhemu approximates "busy" by "queued" (same 11-bit masks, the OR
+            // at bit 11 instead of 13).
+            0xBC1 => {
+                let q = self.qstatus();
+                Some(Access::Done((q & 0x7FF) | (((q >> 13) & 0x7FF) << 11)))
+            }
+            c => Self::csr_slot(c).map(|s| Access::Done(self.p.csrs[i][s])),
+        }
+    }
+
+    fn write_custom_csr(&mut self, csr: u16, value: u32) -> Option<Access<()>> {
+        let i = self.core.index();
+        match csr {
+            0xBC0 | 0xBC1 => Some(Access::Done(())),
+            c => Self::csr_slot(c).map(|s| {
+                self.p.csrs[i][s] = value;
+                Access::Done(())
+            }),
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! L1: the tile's 1536 KiB scratchpad (tt-isa-documentation `BlackholeA0/TensixTile/L1.md`,
+//! BabyRISCV/README.md memory map). It is the only memory cores can execute from.
+//!
+//! Harts cache decoded instructions, so L1 remembers which 64-byte lines have been fetched as
+//! code and accumulates the range of such lines written since the tile last invalidated its
+//! harts' caches. Writes to data-only lines (mailboxes, stacks, buffers) cost one bit test.
+use super::memory_map::L1_SIZE;
+
+const LINE_SHIFT: u32 = 6;
+const LINES: usize = (L1_SIZE >> LINE_SHIFT) as usize;
+
+pub struct L1 {
+    mem: Vec<u8>,
+    code_lines: Vec<u64>,
+    /// `[lo, hi)` of code written since [`L1::take_code_dirty`].
+    dirty: Option<(u32, u32)>,
+}
+
+impl Default for L1 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl L1 {
+    pub fn new() -> Self {
+        L1 {
+            mem: vec![0; L1_SIZE as usize],
+            code_lines: vec![0; LINES.div_ceil(64)],
+            dirty: None,
+        }
+    }
+
+    pub const fn size(&self) -> u32 {
+        L1_SIZE
+    }
+
+    /// True when `[addr, addr+len)` lies inside L1.
+    pub fn contains(&self, addr: u64, len: usize) -> bool {
+        addr.checked_add(len as u64)
+            .is_some_and(|end| end <= u64::from(L1_SIZE))
+    }
+
+    /// An instruction fetch: marks the line as code.
+    #[inline]
+    pub fn fetch(&mut self, addr: u32) -> Option<u32> {
+        let v = self.read_u32(addr)?;
+        let line = (addr >> LINE_SHIFT) as usize;
+        if let Some(w) = self.code_lines.get_mut(line / 64) {
+            *w |= 1 << (line % 64);
+        }
+        Some(v)
+    }
+
+    #[inline]
+    pub fn read_u32(&self, addr: u32) -> Option<u32> {
+        let a = addr as usize;
+        let b = self.mem.get(a..a + 4)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// Reads `width` (1, 2 or 4) bytes little-endian.
+    #[inline]
+    pub fn read(&self, addr: u32, width: u32) -> Option<u32> {
+        let a = addr as usize;
+        let b = self.mem.get(a..a + width as usize)?;
+        let mut v = 0u32;
+        for (i, x) in b.iter().enumerate() {
+            v |= u32::from(*x) << (8 * i);
+        }
+        Some(v)
+    }
+
+    /// Writes the low `width` bytes of `value`; false when out of range.
+    #[inline]
+    pub fn write(&mut self, addr: u32, width: u32, value: u32) -> bool {
+        let a = addr as usize;
+        let Some(dst) = self.mem.get_mut(a..a + width as usize) else {
+            return false;
+        };
+        for (i, x) in dst.iter_mut().enumerate() {
+            *x = (value >> (8 * i)) as u8;
+        }
+        self.note_write(addr, width);
+        true
+    }
+
+    pub fn read_bytes(&self, addr: u64, buf: &mut [u8]) -> bool {
+        if !self.contains(addr, buf.len()) {
+            return false;
+        }
+        let a = addr as usize;
+        buf.copy_from_slice(&self.mem[a..a + buf.len()]);
+        true
+    }
+
+    pub fn write_bytes(&mut self, addr: u64, data: &[u8]) -> bool {
+        if !self.contains(addr, data.len()) {
+            return false;
+        }
+        let a = addr as usize;
+        self.mem[a..a + data.len()].copy_from_slice(data);
+        self.note_write(addr as u32, data.len() as u32);
+        true
+    }
+
+    #[inline]
+    fn note_write(&mut self, addr: u32, len: u32) {
+        if len == 0 {
+            return;
+        }
+        let first = (addr >> LINE_SHIFT) as usize;
+        let last = ((addr + len - 1) >> LINE_SHIFT) as usize;
+        let code = (first..=last).any(|l| {
+            self.code_lines
+                .get(l / 64)
+                .is_some_and(|w| w & (1 << (l % 64)) != 0)
+        });
+        if code {
+            let (lo, hi) = (addr, addr + len);
+            self.dirty = Some(match self.dirty {
+                Some((a, b)) => (a.min(lo), b.max(hi)),
+                None => (lo, hi),
+            });
+        }
+    }
+
+    /// The range of code overwritten since the last call, for hart cache invalidation.
+    #[inline]
+    pub fn take_code_dirty(&mut self) -> Option<(u32, u32)> {
+        self.dirty.take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_to_fetched_lines_are_reported_once() {
+        let mut l1 = L1::new();
+        l1.write(0x100, 4, 0x1234_5678);
+        assert_eq!(l1.take_code_dirty(), None);
+        assert_eq!(l1.fetch(0x100), Some(0x1234_5678));
+        l1.write(0x104, 2, 0xFFFF);
+        l1.write(0x13C, 4, 0);
+        assert_eq!(l1.take_code_dirty(), Some((0x104, 0x140)));
+        assert_eq!(l1.take_code_dirty(), None);
+    }
+
+    #[test]
+    fn out_of_range_is_refused() {
+        let mut l1 = L1::new();
+        assert!(!l1.write(L1_SIZE - 2, 4, 0));
+        assert_eq!(l1.read(L1_SIZE, 1), None);
+        assert!(!l1.write_bytes(u64::from(L1_SIZE), &[1]));
+    }
+}

@@ -1,0 +1,499 @@
+//! One Tensix tile: five baby RISC-V harts (BRISC, NCRISC, TRISC0-2), the Tensix coprocessor,
+//! L1, local data RAMs and the MMIO devices of BabyRISCV/README.md's memory map.
+//!
+//! Each hart sees the tile through a short-lived [`bus::CoreBus`] that borrows the tile's parts
+//! (everything but the harts) together with the core's identity, so every access is decoded for
+//! the core that makes it ([`memory_map::decode`]). Effects that touch the harts themselves —
+//! soft reset transitions and invalidating decoded code that was overwritten — are recorded by
+//! the bus and applied by the tile right after the hart's step.
+pub mod bus;
+pub mod debug_regs;
+pub mod l1;
+pub mod local_ram;
+pub mod mailboxes;
+pub mod memory_map;
+pub mod misc_regs;
+pub mod overlay;
+pub mod pc_bufs;
+
+use std::collections::HashSet;
+
+use bhemu_noc::{Noc, NodeId};
+use bhemu_rv::{Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
+use bhemu_tensix::{Arch, Coprocessor, TensixError};
+
+use crate::error::{ChipError, ErrorKind};
+pub use debug_regs::{soft_reset_bit, DebugRegs, DebugWrite, SOFT_RESET_ALL};
+use l1::L1;
+use local_ram::LocalRam;
+use mailboxes::Mailboxes;
+pub use memory_map::{decode, Core, Target, L1_SIZE};
+use misc_regs::{Pic, RegFile};
+use pc_bufs::PcBufs;
+
+/// What to do on an access bhemu cannot honour (unmapped or unmodelled address, rule broken).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strictness {
+    /// Stop with a typed error at the first one.
+    #[default]
+    Strict,
+    /// Record a warning once per (core, address), read 0 / drop the write, and continue.
+    Permissive,
+}
+
+/// What a core is doing, for status reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoreState {
+    /// Held by `RISCV_DEBUG_REG_SOFT_RESET_0`.
+    Reset,
+    Running,
+    /// Its last cycle was a stall (full FIFO, blocking PC-buffer/mailbox/TTSync access).
+    Stalled,
+    /// Paused by `ebreak`.
+    Halted,
+    /// Stopped by an error.
+    Faulted,
+}
+
+impl CoreState {
+    pub fn name(self) -> &'static str {
+        match self {
+            CoreState::Reset => "reset",
+            CoreState::Running => "running",
+            CoreState::Stalled => "stalled",
+            CoreState::Halted => "halted",
+            CoreState::Faulted => "faulted",
+        }
+    }
+}
+
+/// The last MMIO (non-L1, non-local-RAM) access of a core, for "where is it stuck" reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MmioAccess {
+    pub pc: u32,
+    pub addr: u32,
+    pub width: u8,
+    pub write: bool,
+    /// Stored value, or the value read (0 when the access stalled).
+    pub value: u32,
+    pub cycle: u64,
+    pub stalled: bool,
+}
+
+pub(crate) struct CoreSlot {
+    pub hart: Hart,
+    pub state: CoreState,
+    pub last_mmio: Option<MmioAccess>,
+    /// How many times the core has left soft reset.
+    pub releases: u32,
+}
+
+/// Everything of a tile except the harts: what a core's bus borrows.
+pub(crate) struct Parts {
+    pub node: NodeId,
+    pub strictness: Strictness,
+    pub l1: L1,
+    pub local: [LocalRam; 5],
+    pub debug: DebugRegs,
+    pub pcbufs: PcBufs,
+    pub mailboxes: Mailboxes,
+    pub cp: Coprocessor,
+    /// The coprocessor has work (set on push / semaphore write, cleared once all idle).
+    pub cp_active: bool,
+    /// Threads whose TRISC wrote config / GPR / TDMA-RISC registers this cycle (STALLWAIT C10).
+    pub cfg_pending: u8,
+    pub gprs: RegFile,
+    pub cfg: RegFile,
+    pub tdma: RegFile,
+    pub pic: Pic,
+    pub overlay: overlay::Overlay,
+    /// Custom CSRs per core: 0x7C0-0x7C6 at 0-6, 0xBC2-0xBC9 at 7-14.
+    pub csrs: [[u32; 16]; 5],
+    /// pc of each core after its last step (`0xFFB1_3138` snapshots).
+    pub pcs: [u32; 5],
+    /// `SOFT_RESET_0` changed (holds the value before the first change).
+    pub soft_reset_old: Option<u32>,
+    /// Details of the fault the bus last reported, to type the hart's exception.
+    pub fault: Option<ChipError>,
+    pub warnings: Vec<ChipError>,
+    pub warned: HashSet<(u8, u32)>,
+}
+
+pub struct Tile {
+    pub(crate) cores: [CoreSlot; 5],
+    pub(crate) p: Parts,
+}
+
+fn new_hart(core: Core, pc: u32) -> Hart {
+    Hart::new(HartConfig {
+        hart_id: core.index() as u32,
+        reset_pc: pc,
+        ..HartConfig::default()
+    })
+}
+
+impl Tile {
+    /// A tile at translated NoC coordinates `node`, all cores held in reset.
+    pub fn new(node: NodeId, strictness: Strictness) -> Tile {
+        let slot = |c: Core| CoreSlot {
+            hart: new_hart(c, 0),
+            state: CoreState::Reset,
+            last_mmio: None,
+            releases: 0,
+        };
+        let mut csrs = [[0u32; 16]; 5];
+        for c in &mut csrs {
+            // cfg0: all clear except StMergeTimer = 16 (CSRs.md "cfg0").
+            c[0] = 16 << 13;
+        }
+        Tile {
+            cores: Core::ALL.map(slot),
+            p: Parts {
+                node,
+                strictness,
+                l1: L1::new(),
+                local: Core::ALL.map(|c| LocalRam::new(c.local_ram_size())),
+                debug: DebugRegs::new(),
+                pcbufs: PcBufs::new(),
+                mailboxes: Mailboxes::new(),
+                cp: Coprocessor::new(Arch::Blackhole),
+                cp_active: false,
+                cfg_pending: 0,
+                gprs: RegFile::new(192 * 4),
+                cfg: RegFile::new(memory_map::TENSIX_CFG_SIZE),
+                tdma: RegFile::new(0x1000),
+                pic: Pic::new(),
+                overlay: overlay::Overlay::new(),
+                csrs,
+                pcs: [0; 5],
+                soft_reset_old: None,
+                fault: None,
+                warnings: Vec::new(),
+                warned: HashSet::new(),
+            },
+        }
+    }
+
+    pub fn node(&self) -> NodeId {
+        self.p.node
+    }
+    pub fn strictness(&self) -> Strictness {
+        self.p.strictness
+    }
+    pub fn set_strictness(&mut self, s: Strictness) {
+        self.p.strictness = s;
+    }
+
+    pub fn core_state(&self, core: Core) -> CoreState {
+        self.cores[core.index()].state
+    }
+    pub fn pc(&self, core: Core) -> u32 {
+        self.cores[core.index()].hart.pc()
+    }
+    pub fn hart(&self, core: Core) -> &Hart {
+        &self.cores[core.index()].hart
+    }
+    pub fn last_mmio(&self, core: Core) -> Option<MmioAccess> {
+        self.cores[core.index()].last_mmio
+    }
+    /// How many times `core` has left soft reset.
+    pub fn releases(&self, core: Core) -> u32 {
+        self.cores[core.index()].releases
+    }
+    pub fn debug_regs(&self) -> &DebugRegs {
+        &self.p.debug
+    }
+    pub fn coprocessor(&self) -> &Coprocessor {
+        &self.p.cp
+    }
+    /// Warnings recorded in permissive mode.
+    pub fn warnings(&self) -> &[ChipError] {
+        &self.p.warnings
+    }
+    pub fn take_warnings(&mut self) -> Vec<ChipError> {
+        std::mem::take(&mut self.p.warnings)
+    }
+
+    /// True when some core can execute (not in reset, halted or faulted): the scheduler skips
+    /// the others' tiles entirely.
+    #[inline]
+    pub fn has_runnable_core(&self) -> bool {
+        self.cores
+            .iter()
+            .any(|c| matches!(c.state, CoreState::Running | CoreState::Stalled))
+    }
+
+    /// No core can execute and the coprocessor has nothing to do (see [`crate::Chip::quiescent`]).
+    pub fn quiescent(&self) -> bool {
+        !self.p.cp_active && self.cores.iter().all(|c| c.state != CoreState::Running)
+    }
+
+    // ---- host / NoC access -------------------------------------------------------------
+
+    pub fn read_l1(&self, addr: u64, buf: &mut [u8]) -> Result<(), ChipError> {
+        if self.p.l1.read_bytes(addr, buf) {
+            Ok(())
+        } else {
+            Err(self.range_error(addr, buf.len()))
+        }
+    }
+    pub fn write_l1(&mut self, addr: u64, data: &[u8]) -> Result<(), ChipError> {
+        if self.p.l1.write_bytes(addr, data) {
+            Ok(())
+        } else {
+            Err(self.range_error(addr, data.len()))
+        }
+    }
+    pub fn read_l1_u32(&self, addr: u32) -> Result<u32, ChipError> {
+        let mut b = [0u8; 4];
+        self.read_l1(u64::from(addr), &mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+    pub fn write_l1_u32(&mut self, addr: u32, v: u32) -> Result<(), ChipError> {
+        self.write_l1(u64::from(addr), &v.to_le_bytes())
+    }
+
+    fn range_error(&self, addr: u64, len: usize) -> ChipError {
+        ChipError::new(
+            ErrorKind::InvalidInput,
+            format!("{len} bytes at 0x{addr:x} do not fit in L1 (0x{L1_SIZE:x} bytes)"),
+        )
+        .at_tile(self.p.node.x, self.p.node.y)
+    }
+
+    /// What the NoC (or the host through it) sees at `addr` of this tile: L1, the debug
+    /// registers and the local-RAM slow path (README.md memory map, "NoC" column).
+    pub fn noc_read(&mut self, addr: u64, buf: &mut [u8], now: u64) -> Result<(), String> {
+        if addr < u64::from(L1_SIZE) {
+            return if self.p.l1.read_bytes(addr, buf) {
+                Ok(())
+            } else {
+                Err("runs past the end of L1".into())
+            };
+        }
+        let a = u32::try_from(addr).map_err(|_| "address above 4 GiB".to_string())?;
+        match decode(Core::Ncrisc, a) {
+            Target::LocalRam { owner, off } if a >= 0xFFB1_4000 => {
+                if self.p.local[owner.index()].read_bytes(u64::from(off), buf) {
+                    Ok(())
+                } else {
+                    Err("runs past the end of the local data RAM".into())
+                }
+            }
+            Target::DebugRegs(off) if buf.len() == 4 && off % 4 == 0 => {
+                let v = self.p.debug.read(off, now)?;
+                buf.copy_from_slice(&v.to_le_bytes());
+                Ok(())
+            }
+            _ => Err(format!(
+                "bhemu does not model NoC reads of 0x{a:08x} ({} bytes)",
+                buf.len()
+            )),
+        }
+    }
+
+    pub fn noc_write(&mut self, addr: u64, data: &[u8], now: u64) -> Result<(), String> {
+        if addr < u64::from(L1_SIZE) {
+            return if self.p.l1.write_bytes(addr, data) {
+                Ok(())
+            } else {
+                Err("runs past the end of L1".into())
+            };
+        }
+        let a = u32::try_from(addr).map_err(|_| "address above 4 GiB".to_string())?;
+        match decode(Core::Ncrisc, a) {
+            Target::LocalRam { owner, off } if a >= 0xFFB1_4000 => {
+                if self.p.local[owner.index()].write_bytes(u64::from(off), data) {
+                    Ok(())
+                } else {
+                    Err("runs past the end of the local data RAM".into())
+                }
+            }
+            Target::DebugRegs(off) if data.len() == 4 && off % 4 == 0 => {
+                let v = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
+                if let DebugWrite::SoftReset { old } = self.p.debug.write(off, v, now)? {
+                    self.apply_soft_reset(old);
+                }
+                Ok(())
+            }
+            _ => Err(format!(
+                "bhemu does not model NoC writes of 0x{a:08x} ({} bytes)",
+                data.len()
+            )),
+        }
+    }
+
+    /// Host write of a debug/control register (`0xFFB1_2000..`), e.g. soft reset.
+    pub fn write_reg(&mut self, addr: u32, value: u32, now: u64) -> Result<(), ChipError> {
+        self.noc_write(u64::from(addr), &value.to_le_bytes(), now)
+            .map_err(|m| {
+                ChipError::new(ErrorKind::InvalidInput, m).at_tile(self.p.node.x, self.p.node.y)
+            })
+    }
+    pub fn read_reg(&mut self, addr: u32, now: u64) -> Result<u32, ChipError> {
+        let mut b = [0u8; 4];
+        self.noc_read(u64::from(addr), &mut b, now).map_err(|m| {
+            ChipError::new(ErrorKind::InvalidInput, m).at_tile(self.p.node.x, self.p.node.y)
+        })?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    // ---- soft reset -------------------------------------------------------------------
+
+    /// Applies the transitions of `SOFT_RESET_0` from `old` to its current value
+    /// (SoftReset.md "RISCV soft reset"): entering reset stops the core and discards the
+    /// mailboxes it writes; leaving it starts a fresh hart (registers zero, caches empty) at the
+    /// core's reset pc, discards a TRISC's PCBuf and clears local RAM unless disabled.
+    fn apply_soft_reset(&mut self, old: u32) {
+        let new = self.p.debug.soft_reset();
+        for core in Core::ALL {
+            let bit = soft_reset_bit(core);
+            let i = core.index();
+            if old & bit == 0 && new & bit != 0 {
+                self.cores[i].state = CoreState::Reset;
+                if let Some(m) = core.mailbox_index() {
+                    self.p.mailboxes.reset_writer(m);
+                }
+                if let Some(t) = core.thread() {
+                    self.p.pcbufs.clear_waiting(t);
+                }
+            } else if old & bit != 0 && new & bit == 0 {
+                let pc = self.p.debug.reset_pc(core);
+                let slot = &mut self.cores[i];
+                slot.hart = new_hart(core, pc);
+                slot.state = CoreState::Running;
+                slot.releases += 1;
+                self.p.pcs[i] = pc;
+                if let Some(t) = core.thread() {
+                    self.p.pcbufs.reset(t);
+                }
+                // RISCV_DEBUG_REG_DISABLE_RESET: bit 0/2/4 T0-T2, 6 B, 8 NC ("local data RAM").
+                let keep_bit = match core {
+                    Core::Trisc0 => 0,
+                    Core::Trisc1 => 2,
+                    Core::Trisc2 => 4,
+                    Core::Brisc => 6,
+                    Core::Ncrisc => 8,
+                };
+                if self.p.debug.disable_reset() & (1 << keep_bit) == 0 {
+                    self.p.local[i].clear();
+                }
+            }
+        }
+    }
+
+    // ---- one cycle ----------------------------------------------------------------------
+
+    fn invalidate_dirty_code(&mut self) {
+        if let Some((lo, hi)) = self.p.l1.take_code_dirty() {
+            for c in &mut self.cores {
+                c.hart.invalidate_code(lo, hi - lo);
+            }
+        }
+    }
+
+    /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2 (seed 004 §3).
+    pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
+        self.invalidate_dirty_code();
+        for i in 0..5 {
+            if !matches!(self.cores[i].state, CoreState::Running | CoreState::Stalled) {
+                continue;
+            }
+            let core = Core::ALL[i];
+            let slot = &mut self.cores[i];
+            let pc = slot.hart.pc();
+            let outcome = {
+                let mut bus = bus::CoreBus {
+                    core,
+                    pc,
+                    now,
+                    p: &mut self.p,
+                    noc: &mut *noc,
+                    last_mmio: &mut slot.last_mmio,
+                };
+                slot.hart.step(&mut bus)
+            };
+            self.p.pcs[i] = slot.hart.pc();
+            match outcome {
+                StepOutcome::Retired | StepOutcome::Stop | StepOutcome::Trapped { .. } => {
+                    slot.state = CoreState::Running
+                }
+                StepOutcome::Stalled => slot.state = CoreState::Stalled,
+                StepOutcome::Halted(_) => slot.state = CoreState::Halted,
+                StepOutcome::Error(e) => {
+                    slot.state = CoreState::Faulted;
+                    let fault = self.p.fault.take();
+                    return Err(self.hart_error(core, e, fault, now));
+                }
+            }
+            if let Some(old) = self.p.soft_reset_old.take() {
+                self.apply_soft_reset(old);
+            }
+            self.invalidate_dirty_code();
+        }
+        Ok(())
+    }
+
+    fn hart_error(
+        &self,
+        core: Core,
+        e: HartError,
+        fault: Option<ChipError>,
+        now: u64,
+    ) -> ChipError {
+        let memory = matches!(
+            e.kind,
+            HartErrorKind::LoadFault | HartErrorKind::StoreFault | HartErrorKind::FetchFault
+        );
+        let mut err = match fault {
+            Some(f) if memory => f,
+            _ => {
+                let mut c = ChipError::new(ErrorKind::Exception, e.message.clone());
+                if memory {
+                    c.loc.addr = Some(e.tval);
+                }
+                c
+            }
+        };
+        err.loc.tile = Some((self.p.node.x, self.p.node.y));
+        err.loc.core = Some(core);
+        err.loc.pc = Some(e.pc);
+        if e.insn != 0 {
+            err.loc.insn = Some(e.insn);
+        }
+        err.loc.cycle = Some(now);
+        err
+    }
+
+    /// One cycle of the coprocessor, skipped while it has nothing to do.
+    pub fn step_coprocessor(&mut self, now: u64) -> Result<(), ChipError> {
+        if !self.p.cp_active {
+            return Ok(());
+        }
+        self.p.cp.step(now).map_err(|e| self.tensix_error(e))?;
+        if self.p.cfg_pending != 0 {
+            // The writes took effect at once; the coprocessor has now seen them, so C10 clears
+            // after the one cycle in which it was raised.
+            for t in 0..3 {
+                self.p.cp.set_trisc_cfg_pending(t, false);
+            }
+            self.p.cfg_pending = 0;
+        }
+        if self.p.cp.all_idle() {
+            self.p.cp_active = false;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn tensix_error(&self, e: TensixError) -> ChipError {
+        let mut c = ChipError::new(ErrorKind::Tensix, e.to_string());
+        c.loc.tile = Some((self.p.node.x, self.p.node.y));
+        c.loc.thread = e.thread;
+        c.loc.insn = e.word;
+        c.loc.cycle = Some(e.cycle);
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,412 @@
+//! Tile-level tests: small hand-assembled programs on the five harts. Each test names the rule
+//! it checks and cites its source.
+use bhemu_isa::riscv::{encode, ImmOp, Insn, LoadOp, StoreOp};
+use bhemu_noc::{Noc, NodeId};
+
+use super::*;
+use crate::error::ErrorKind;
+
+const T0: u8 = 5; // t0
+const T1: u8 = 6; // t1
+const T2: u8 = 7; // t2
+
+fn li(rd: u8, v: u32) -> Vec<Insn> {
+    let lo = ((v as i32) << 20) >> 20;
+    let hi = v.wrapping_sub(lo as u32);
+    vec![
+        Insn::Lui { rd, imm: hi },
+        Insn::OpImm {
+            op: ImmOp::Addi,
+            rd,
+            rs1: rd,
+            imm: lo,
+        },
+    ]
+}
+fn sw(rs2: u8, rs1: u8) -> Insn {
+    Insn::Store {
+        op: StoreOp::Sw,
+        rs1,
+        rs2,
+        offset: 0,
+    }
+}
+fn lw(rd: u8, rs1: u8) -> Insn {
+    Insn::Load {
+        op: LoadOp::Lw,
+        rd,
+        rs1,
+        offset: 0,
+    }
+}
+fn spin() -> Insn {
+    Insn::Jal { rd: 0, offset: 0 }
+}
+/// `*addr = value`, clobbering t0/t1.
+fn store(addr: u32, value: u32) -> Vec<Insn> {
+    let mut v = li(T0, addr);
+    v.extend(li(T1, value));
+    v.push(sw(T1, T0));
+    v
+}
+
+fn load_prog(t: &mut Tile, addr: u32, prog: &[Insn]) {
+    let bytes: Vec<u8> = prog.iter().flat_map(|i| encode(i).to_le_bytes()).collect();
+    assert!(t.write_l1(u64::from(addr), &bytes).is_ok());
+}
+
+fn tile() -> (Tile, Noc) {
+    (
+        Tile::new(NodeId::new(1, 2), Strictness::Strict),
+        Noc::blackhole(),
+    )
+}
+
+fn run(t: &mut Tile, noc: &mut Noc, from: u64, cycles: u64) -> Result<(), ChipError> {
+    for c in from..from + cycles {
+        t.step_cores(c, noc)?;
+        t.step_coprocessor(c)?;
+    }
+    Ok(())
+}
+
+fn release_brisc(t: &mut Tile) {
+    assert!(t.write_reg(0xFFB1_21B0, 0x47000, 0).is_ok());
+}
+
+/// SoftReset.md "RISCV soft reset": held cores do not run; on release T_i/NC start at their
+/// reset-PC register when the override bit is set, else at 0x6000/0xA000/0xE000/0x12000; B at 0.
+#[test]
+fn soft_reset_release_uses_reset_pc_override() {
+    let (mut t, mut noc) = tile();
+    let mut b = Vec::new();
+    b.extend(store(0xFFB1_2228, 0x100)); // TRISC0_RESET_PC
+    b.extend(store(0xFFB1_2234, 0b001)); // override T0 only
+    b.extend(store(0xFFB1_2238, 0x200)); // NCRISC_RESET_PC
+    b.extend(store(0xFFB1_223C, 1));
+    b.extend(store(0xFFB1_21B0, 0)); // release everyone
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    let mut p = store(0x1000, 0x11);
+    p.push(spin());
+    load_prog(&mut t, 0x100, &p); // T0 (override)
+    let mut p = store(0x1004, 0x22);
+    p.push(spin());
+    load_prog(&mut t, 0x200, &p); // NC (override)
+    let mut p = store(0x1008, 0x33);
+    p.push(spin());
+    load_prog(&mut t, 0xA000, &p); // T1 default
+    let mut p = store(0x100C, 0x44);
+    p.push(spin());
+    load_prog(&mut t, 0xE000, &p); // T2 default
+
+    // Nothing runs while everything is held.
+    assert!(run(&mut t, &mut noc, 0, 10).is_ok());
+    assert!(Core::ALL
+        .iter()
+        .all(|&c| t.core_state(c) == CoreState::Reset));
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 10, 60).is_ok());
+    for (addr, v) in [
+        (0x1000, 0x11),
+        (0x1004, 0x22),
+        (0x1008, 0x33),
+        (0x100C, 0x44),
+    ] {
+        assert_eq!(t.read_l1_u32(addr).ok(), Some(v), "L1 0x{addr:x}");
+    }
+    assert!(Core::ALL.iter().all(|&c| t.releases(c) == 1));
+    assert_eq!(t.pc(Core::Trisc0) & !0xFF, 0x100);
+    assert_eq!(t.pc(Core::Trisc1) & !0xFF, 0xA000);
+}
+
+/// SoftReset.md: entering soft reset stops a core; leaving it restarts it from its reset pc
+/// with fresh registers.
+#[test]
+fn reasserting_reset_stops_and_restarts_a_core() {
+    let (mut t, mut noc) = tile();
+    load_prog(&mut t, 0, &[spin()]);
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 5).is_ok());
+    assert_eq!(t.core_state(Core::Brisc), CoreState::Running);
+    assert!(t.write_reg(0xFFB1_21B0, 0x47800, 5).is_ok());
+    assert_eq!(t.core_state(Core::Brisc), CoreState::Reset);
+    release_brisc(&mut t);
+    assert_eq!(t.releases(Core::Brisc), 2);
+    assert_eq!(t.pc(Core::Brisc), 0);
+}
+
+/// PushTensixInstruction.md: "RISCV NC cannot push instructions" — an access-rule error naming
+/// tile, core, pc, address and width (issue 4).
+#[test]
+fn ncrisc_push_is_a_typed_error() {
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFB1_2238, 0x300);
+    b.extend(store(0xFFB1_223C, 1));
+    b.extend(store(0xFFB1_21B0, 0x07000)); // release NC too (clear bit 18)
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    let mut nc = li(T0, 0xFFE4_0000);
+    nc.push(sw(0, T0));
+    load_prog(&mut t, 0x300, &nc);
+    release_brisc(&mut t);
+    let e = match run(&mut t, &mut noc, 0, 50) {
+        Err(e) => e,
+        Ok(()) => panic!("NCRISC push was accepted"),
+    };
+    assert_eq!(e.kind, ErrorKind::Unmapped);
+    assert_eq!(e.loc.core, Some(Core::Ncrisc));
+    assert_eq!(e.loc.tile, Some((1, 2)));
+    assert_eq!(e.loc.addr, Some(0xFFE4_0000));
+    assert_eq!(e.loc.width, Some(4));
+    assert_eq!(e.loc.pc, Some(0x308));
+    assert_eq!(t.core_state(Core::Ncrisc), CoreState::Faulted);
+}
+
+/// DESIGN.md "Errors": permissive mode logs once per address, reads 0 and carries on.
+#[test]
+fn permissive_mode_warns_once_and_reads_zero() {
+    let (mut t, mut noc) = tile();
+    t.set_strictness(Strictness::Permissive);
+    let mut b = li(T0, 0xFFB0_5000); // gap after local RAM: unmapped
+    b.extend(li(T2, 0x2000));
+    b.push(lw(T1, T0)); // loop: t1 = *unmapped; *0x2000 = t1 (twice)
+    b.push(sw(T1, T2));
+    b.push(lw(T1, T0));
+    b.push(sw(T1, T2));
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    assert!(t.write_l1_u32(0x2000, 0xDEAD).is_ok());
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 20).is_ok());
+    assert_eq!(t.read_l1_u32(0x2000).ok(), Some(0));
+    assert_eq!(t.warnings().len(), 1);
+    assert_eq!(t.warnings()[0].loc.addr, Some(0xFFB0_5000));
+}
+
+/// BabyRISCV/README.md "Frontend": instructions can only be fetched from L1.
+#[test]
+fn fetch_outside_l1_is_an_access_fault() {
+    let (mut t, mut noc) = tile();
+    let mut b = li(T0, 0xFFB0_0000);
+    b.push(Insn::Jalr {
+        rd: 0,
+        rs1: T0,
+        offset: 0,
+    });
+    load_prog(&mut t, 0, &b);
+    release_brisc(&mut t);
+    let e = run(&mut t, &mut noc, 0, 10).err();
+    assert_eq!(e.as_ref().map(|e| e.kind), Some(ErrorKind::AccessRule));
+    assert_eq!(e.and_then(|e| e.loc.addr), Some(0xFFB0_0000));
+}
+
+/// PCBufs.md: T_i's read of PC_BUF_BASE blocks until B pushes; B's read blocks until the FIFO
+/// is empty, T_i is waiting on it and Tensix T_i is idle.
+#[test]
+fn pc_buffer_reads_block() {
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFB1_2228, 0x400);
+    b.extend(store(0xFFB1_2234, 1));
+    b.extend(store(0xFFB1_21B0, 0x46000)); // release T0 (bit 12) too, keep B out of reset
+    for _ in 0..20 {
+        b.push(Insn::OpImm {
+            op: ImmOp::Addi,
+            rd: 0,
+            rs1: 0,
+            imm: 0,
+        }); // let T0 block first
+    }
+    b.extend(store(0xFFE8_0000, 0x55)); // push to PCBuf 0
+    b.push(lw(T2, T0)); // B side read: waits for T0 to wait again
+    b.extend(store(0x2000, 1));
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    let mut t0 = li(T0, 0xFFE8_0000);
+    t0.extend(li(T2, 0x2004));
+    t0.push(lw(T1, T0));
+    t0.push(sw(T1, T2));
+    t0.push(lw(T1, T0)); // blocks forever
+    t0.push(spin());
+    load_prog(&mut t, 0x400, &t0);
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 30).is_ok());
+    assert_eq!(t.core_state(Core::Trisc0), CoreState::Stalled);
+    assert_eq!(t.read_l1_u32(0x2004).ok(), Some(0));
+    assert!(run(&mut t, &mut noc, 30, 40).is_ok());
+    assert_eq!(t.read_l1_u32(0x2004).ok(), Some(0x55));
+    assert_eq!(t.read_l1_u32(0x2000).ok(), Some(1));
+    assert_eq!(t.core_state(Core::Trisc0), CoreState::Stalled);
+    let m = t.last_mmio(Core::Trisc0);
+    assert_eq!(m.map(|m| (m.addr, m.stalled)), Some((0xFFE8_0000, true)));
+}
+
+/// Mailboxes.md: a read of an empty mailbox blocks until the other core writes it.
+#[test]
+fn mailbox_read_blocks_until_written() {
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFB1_2228, 0x400);
+    b.extend(store(0xFFB1_2234, 1));
+    b.extend(store(0xFFB1_21B0, 0x46000));
+    for _ in 0..10 {
+        b.push(Insn::OpImm {
+            op: ImmOp::Addi,
+            rd: 0,
+            rs1: 0,
+            imm: 0,
+        });
+    }
+    b.extend(store(0xFFEC_1000, 0x77)); // B -> T0
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    let mut t0 = li(T0, 0xFFEC_0000); // T0 reads B -> T0
+    t0.extend(li(T2, 0x2008));
+    t0.push(lw(T1, T0));
+    t0.push(sw(T1, T2));
+    t0.push(spin());
+    load_prog(&mut t, 0x400, &t0);
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 20).is_ok());
+    assert_eq!(t.read_l1_u32(0x2008).ok(), Some(0));
+    assert!(run(&mut t, &mut noc, 20, 30).is_ok());
+    assert_eq!(t.read_l1_u32(0x2008).ok(), Some(0x77));
+}
+
+/// PushTensixInstruction.md: B pushes to any thread (after the MOP expander), a TRISC storing to
+/// INSTRN1/2_BUF_BASE would hang — an error here.
+#[test]
+fn instruction_push_rules() {
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFE6_0000, 0x0200_0000); // NOP to T2 through B's path
+    b.extend(store(0xFFB1_222C, 0x400));
+    b.extend(store(0xFFB1_2234, 2));
+    b.extend(store(0xFFB1_21B0, 0x45000)); // release T1 (bit 13)
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    let mut t1 = li(T0, 0xFFE4_0000);
+    t1.extend(li(T1, 0x0200_0000));
+    t1.push(sw(T1, T0)); // own thread: fine
+    t1.extend(li(T0, 0xFFE5_0000));
+    t1.push(sw(T1, T0)); // INSTRN1_BUF_BASE from a TRISC: error
+    load_prog(&mut t, 0x400, &t1);
+    release_brisc(&mut t);
+    let e = run(&mut t, &mut noc, 0, 60).err();
+    assert_eq!(e.as_ref().and_then(|e| e.loc.core), Some(Core::Trisc1));
+    assert_eq!(e.and_then(|e| e.loc.addr), Some(0xFFE5_0000));
+}
+
+/// DESIGN.md "Speed": decoded code is invalidated when any agent overwrites it — here BRISC
+/// patches the loop TRISC0 is spinning in.
+#[test]
+fn cross_core_code_patch_is_seen() {
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFB1_2228, 0x400);
+    b.extend(store(0xFFB1_2234, 1));
+    b.extend(store(0xFFB1_21B0, 0x46000));
+    for _ in 0..10 {
+        b.push(Insn::OpImm {
+            op: ImmOp::Addi,
+            rd: 0,
+            rs1: 0,
+            imm: 0,
+        });
+    }
+    // Patch T0's `j .` at 0x40C into `sw t1, 0(t0)` ... then it falls into the next spin.
+    b.extend(store(0x40C, encode(&sw(T1, T0))));
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    let mut t0 = li(T0, 0x2010);
+    t0.push(Insn::OpImm {
+        op: ImmOp::Addi,
+        rd: T1,
+        rs1: 0,
+        imm: 9,
+    });
+    t0.push(spin()); // 0x40C
+    t0.push(spin());
+    load_prog(&mut t, 0x400, &t0);
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 60).is_ok());
+    assert_eq!(t.read_l1_u32(0x2010).ok(), Some(9));
+}
+
+/// DebugTimestamper.md: the wall clock reads the chip cycle.
+#[test]
+fn wall_clock_reads_the_cycle() {
+    let (mut t, mut noc) = tile();
+    let mut b = li(T0, 0xFFB1_21F0);
+    b.push(lw(T1, T0));
+    b.extend(li(T2, 0x2000));
+    b.push(sw(T1, T2));
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 1000, 10).is_ok());
+    // lui+addi (2) then the load executes in the third cycle: cycle 1002.
+    assert_eq!(t.read_l1_u32(0x2000).ok(), Some(1002));
+}
+
+/// BabyRISCV/README.md memory map: MOP expander configuration at 0xFFB80000 is per TRISC (the
+/// writing TRISC selects the thread) and unmapped for RISCV B.
+#[test]
+fn mop_cfg_is_routed_by_the_writing_trisc() {
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFB1_2230, 0x400); // TRISC2_RESET_PC
+    b.extend(store(0xFFB1_2234, 4));
+    b.extend(store(0xFFB1_21B0, 0x43000)); // release T2 (bit 14)
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    let mut t2 = store(0xFFB8_0004, 0xABCD);
+    t2.push(spin());
+    load_prog(&mut t, 0x400, &t2);
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 40).is_ok());
+    let cp = t.coprocessor();
+    assert_eq!(cp.mop_expander(2).and_then(|m| m.cfg(1)), Some(0xABCD));
+    assert_eq!(cp.mop_expander(0).and_then(|m| m.cfg(1)), Some(0));
+
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFB8_0004, 1);
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    release_brisc(&mut t);
+    let e = run(&mut t, &mut noc, 0, 20).err();
+    assert_eq!(
+        e.map(|e| (e.kind, e.loc.core)),
+        Some((ErrorKind::Unmapped, Some(Core::Brisc)))
+    );
+}
+
+/// Fetching outside L1 faults even in permissive mode: there is no instruction to make up.
+#[test]
+fn permissive_mode_still_faults_fetches() {
+    let (mut t, mut noc) = tile();
+    t.set_strictness(Strictness::Permissive);
+    let mut b = li(T0, 0xFFB0_0000);
+    b.push(Insn::Jalr {
+        rd: 0,
+        rs1: T0,
+        offset: 0,
+    });
+    load_prog(&mut t, 0, &b);
+    release_brisc(&mut t);
+    assert_eq!(
+        run(&mut t, &mut noc, 0, 10).err().map(|e| e.kind),
+        Some(ErrorKind::AccessRule)
+    );
+}
+
+/// PushTensixInstruction.md: INSTRN_BUF_STATUS reads "not full" and "empty" for idle threads.
+#[test]
+fn instruction_buffer_status_when_idle() {
+    let (mut t, mut noc) = tile();
+    let mut b = li(T0, 0xFFB1_20A8);
+    b.push(lw(T1, T0));
+    b.extend(li(T2, 0x2000));
+    b.push(sw(T1, T2));
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    release_brisc(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 20).is_ok());
+    assert_eq!(t.read_l1_u32(0x2000).ok(), Some(0x77));
+}

@@ -1,0 +1,230 @@
+//! `bhemu boot`: boot tt-metal's Blackhole firmware on an emulated chip, optionally followed by
+//! slow-dispatch launches of a BRISC kernel.
+//!
+//! ```text
+//! bhemu boot --firmware DIR [--tiles all|p100|N|x,y;x,y...] [--max-cycles N]
+//!            [--kernel FILE.elf [--launches N]] [--permissive] [--noc-hops] [--verbose]
+//! ```
+//! `DIR` holds `brisc.elf`, `ncrisc.elf`, `trisc0.elf`, `trisc1.elf`, `trisc2.elf` of the
+//! `ttnn` 0.81.1 wheel (`scripts/fetch-ttnn.sh` puts them in `.cache/ttnn/firmware/blackhole-140`).
+//! The host protocol is `bhemu_chip::host` (REFERENCES.md §5). After boot, `--kernel` launches
+//! the kernel (linked at the kernel config base `0xA080`, e.g. `scripts/build-kernels.sh`) on
+//! every selected tile `--launches` times (default 1), with host ids 1, 2, ..., waiting for
+//! DONE each time. (A separate `launch` subcommand would need a chip that outlives the process,
+//! so launching is an option of `boot`.)
+//!
+//! Output: simulated cycles and wall time of each phase; with `--verbose` or on a cycle limit a
+//! map of the tiles (`.` DONE, `x` not DONE, blank not selected). On a cycle limit, every unfinished tile is listed with
+//! each core's state (reset/running/stalled/halted/faulted), pc and last MMIO access.
+//!
+//! Exit status: 0 every tile DONE; 2 bad input or an emulation error; 3 cycle limit reached.
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bhemu_chip::elf::ElfImage;
+use bhemu_chip::host::{self, Firmware, Kernel, RunReport};
+use bhemu_chip::{grid, Chip, ChipConfig, Strictness, Timing};
+
+use crate::CliError;
+
+const EXIT_CYCLE_LIMIT: u8 = 3;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 every tile DONE; 2 bad input or emulation error; 3 --max-cycles reached."
+)]
+pub struct BootArgs {
+    /// Directory with brisc.elf, ncrisc.elf, trisc0.elf, trisc1.elf, trisc2.elf (ttnn 0.81.1).
+    #[arg(long, value_name = "DIR")]
+    pub firmware: PathBuf,
+    /// Tensix tiles to enable: all (140), p100 (120), N (the first N by row), or x,y;x,y...
+    #[arg(long, default_value = "all")]
+    pub tiles: String,
+    /// Give up after this many simulated cycles per phase (boot, each launch).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_cycles: u64,
+    /// After boot, slow-dispatch this BRISC kernel (ELF linked at 0xA080) to every tile.
+    #[arg(long, value_name = "FILE.elf")]
+    pub kernel: Option<PathBuf>,
+    /// How many times to launch --kernel.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "kernel")]
+    pub launches: u32,
+    /// Unmapped or unmodelled accesses read 0 / are dropped with a warning (once per core and
+    /// address) instead of stopping the run.
+    #[arg(long)]
+    pub permissive: bool,
+    /// Charge NoC latency by hops (about 5 cycles NIU to router, 9 per hop; NoC/README.md)
+    /// instead of completing transactions within the tick (seed 004 §6).
+    #[arg(long)]
+    pub noc_hops: bool,
+    /// Print one line per tile.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// A progress line on stderr once a phase has run for more than a second.
+fn progress(label: &'static str, max: u64) -> impl FnMut(u64) {
+    let start = Instant::now();
+    let mut shown = false;
+    move |cycles| {
+        if start.elapsed() > Duration::from_secs(1) {
+            shown = true;
+            let pct = cycles.saturating_mul(100).checked_div(max).unwrap_or(100);
+            eprint!(
+                "\r{label}: {cycles} cycles ({pct}% of --max-cycles), {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+            let _ = std::io::stderr().flush();
+        } else if shown {
+            eprintln!();
+        }
+    }
+}
+
+fn tile_map(r: &RunReport) -> String {
+    let mut s = String::new();
+    s.push_str("   x:  1     7  10    16\n");
+    for y in 2..=11u8 {
+        s.push_str(&format!("y={y:<2}   "));
+        for x in 1..=16u8 {
+            let c = match r.tiles.iter().find(|t| t.x == x && t.y == y) {
+                Some(t) if t.done => '.',
+                Some(_) => 'x',
+                None => ' ',
+            };
+            s.push(c);
+        }
+        while s.ends_with(" ") {
+            s.pop();
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn report(phase: &str, r: &RunReport, verbose: bool, max_cycles: u64) {
+    let done = r.tiles.iter().filter(|t| t.done).count();
+    println!(
+        "{phase}: {done}/{} tiles DONE in {} simulated cycles, {:.3} s wall",
+        r.tiles.len(),
+        r.cycles,
+        r.wall.as_secs_f64()
+    );
+    if verbose || !r.finished {
+        print!("{}", tile_map(r));
+    }
+    if verbose {
+        for t in &r.tiles {
+            println!(
+                "  tile ({},{}): go signal 0x{:02x}, sync 0x{:08x}{}",
+                t.x,
+                t.y,
+                t.go_signal,
+                t.sync,
+                if t.done { ", DONE" } else { "" }
+            );
+        }
+    }
+    if !r.finished {
+        println!("{phase}: cycle limit ({max_cycles}) reached; unfinished tiles:");
+        for t in r.unfinished() {
+            println!(
+                "  tile ({},{}): go signal 0x{:02x}, sync word 0x{:08x}",
+                t.x, t.y, t.go_signal, t.sync
+            );
+            for c in &t.cores {
+                let last = match c.last_mmio {
+                    Some(m) => format!(
+                        "last MMIO: {} 0x{:08x} ({} B) = 0x{:08x} at pc 0x{:08x}, cycle {}{}",
+                        if m.write { "store" } else { "load" },
+                        m.addr,
+                        m.width,
+                        m.value,
+                        m.pc,
+                        m.cycle,
+                        if m.stalled { " (stalled)" } else { "" }
+                    ),
+                    None => "no MMIO access".to_string(),
+                };
+                println!(
+                    "    {:7} {:8} pc 0x{:08x}  {last}",
+                    c.core.name(),
+                    c.state.name(),
+                    c.pc
+                );
+            }
+        }
+    }
+}
+
+fn err(e: impl std::fmt::Display) -> CliError {
+    CliError::new(e.to_string())
+}
+
+pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
+    let fw = Firmware::load(&a.firmware).map_err(|e| {
+        CliError::new(format!(
+            "{e} (run scripts/fetch-ttnn.sh to fetch the ttnn 0.81.1 firmware)"
+        ))
+    })?;
+    let kernel = match &a.kernel {
+        Some(p) => Some(Kernel::from_elf(&ElfImage::read(p).map_err(err)?).map_err(err)?),
+        None => None,
+    };
+    let tiles = grid::parse_tiles(&a.tiles).map_err(err)?;
+    let strictness = if a.permissive {
+        Strictness::Permissive
+    } else {
+        Strictness::Strict
+    };
+    let timing = if a.noc_hops {
+        Timing::BLACKHOLE
+    } else {
+        Timing::Functional
+    };
+    let cfg = ChipConfig {
+        tiles,
+        strictness,
+        timing,
+    };
+    let mut chip = Chip::new(&cfg).map_err(err)?;
+
+    let r = host::boot(
+        &mut chip,
+        &fw,
+        a.max_cycles,
+        &mut progress("boot", a.max_cycles),
+    );
+    print_warnings(&mut chip);
+    let r = r.map_err(|e| CliError::new(format!("boot failed: {e}")))?;
+    report("boot", &r, a.verbose, a.max_cycles);
+    if !r.finished {
+        return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
+    }
+    if let Some(k) = &kernel {
+        for n in 1..=a.launches {
+            let r = host::launch(
+                &mut chip,
+                k,
+                n,
+                a.max_cycles,
+                &mut progress("launch", a.max_cycles),
+            );
+            print_warnings(&mut chip);
+            let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {e}")))?;
+            report(&format!("launch {n}"), &r, a.verbose, a.max_cycles);
+            if !r.finished {
+                return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_warnings(chip: &mut Chip) {
+    for w in chip.take_warnings() {
+        eprintln!("bhemu: warning: {w}");
+    }
+}

@@ -1,0 +1,436 @@
+//! Decoded-instruction cache: one compact [`Op`] per instruction word of a window of the address
+//! space, so the hot loop decodes each instruction once (DESIGN.md "Speed"). The window grows in
+//! 4 KiB chunks around the code actually executed and is capped, beyond which instructions are
+//! decoded on every execution (correct, only slower). Entries are invalidated by the hart's own
+//! stores, by `fence.i` and by [`crate::Hart::invalidate_code`].
+use bhemu_isa::riscv::{
+    decode, AmoOp, BranchOp, CsrOp, ImmOp, Insn, LoadOp, RegOp, StoreOp, UnaryOp,
+};
+
+/// Executor opcodes: one flat enum so the hot loop is a single jump table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Kind {
+    /// Not decoded yet: the validity marker of a cache slot.
+    Empty = 0,
+    /// `lui`, and `auipc` with the pc folded in (slots are per address).
+    Li,
+    Jal,
+    Jalr,
+    Beq,
+    Bne,
+    Blt,
+    Bge,
+    Bltu,
+    Bgeu,
+    Lb,
+    Lh,
+    Lw,
+    Lbu,
+    Lhu,
+    Sb,
+    Sh,
+    Sw,
+    Addi,
+    Slti,
+    Sltiu,
+    Xori,
+    Ori,
+    Andi,
+    Slli,
+    Srli,
+    Srai,
+    Rori,
+    Grevi,
+    Add,
+    Sub,
+    Sll,
+    Slt,
+    Sltu,
+    Xor,
+    Srl,
+    Sra,
+    Or,
+    And,
+    Mul,
+    Mulh,
+    Mulhsu,
+    Mulhu,
+    Div,
+    Divu,
+    Rem,
+    Remu,
+    Sh1add,
+    Sh2add,
+    Sh3add,
+    Andn,
+    Orn,
+    Xnor,
+    Max,
+    Maxu,
+    Min,
+    Minu,
+    Rol,
+    Ror,
+    Pack,
+    Clz,
+    Ctz,
+    Cpop,
+    SextB,
+    SextH,
+    OrcB,
+    Amo,
+    Csr,
+    Fence,
+    FenceI,
+    Ecall,
+    Ebreak,
+    Mret,
+    Tensix,
+    Illegal,
+}
+
+/// One pre-decoded instruction (8 bytes); `rd` is [`X0_SINK`] for `x0`. `imm` holds the immediate, an absolute branch/jump
+/// target, the CSR number, the Tensix word or the illegal word depending on `kind`; `rs2` holds
+/// the [`AmoOp`]/[`CsrOp`] index for those kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(8))]
+pub(crate) struct Op {
+    pub kind: Kind,
+    pub rd: u8,
+    pub rs1: u8,
+    pub rs2: u8,
+    pub imm: u32,
+}
+
+pub(crate) const EMPTY: Op = Op {
+    kind: Kind::Empty,
+    rd: 0,
+    rs1: 0,
+    rs2: 0,
+    imm: 0,
+};
+
+pub(crate) const AMO_OPS: [AmoOp; 9] = [
+    AmoOp::Swap,
+    AmoOp::Add,
+    AmoOp::Xor,
+    AmoOp::And,
+    AmoOp::Or,
+    AmoOp::Min,
+    AmoOp::Max,
+    AmoOp::Minu,
+    AmoOp::Maxu,
+];
+pub(crate) const CSR_OPS: [CsrOp; 6] = [
+    CsrOp::Rw,
+    CsrOp::Rs,
+    CsrOp::Rc,
+    CsrOp::Rwi,
+    CsrOp::Rsi,
+    CsrOp::Rci,
+];
+
+/// Register-file slot that writes to `x0` go to, so the hot loop never has to re-zero `x0`.
+pub(crate) const X0_SINK: u8 = 32;
+
+fn dest(rd: u8) -> u8 {
+    match rd & 31 {
+        0 => X0_SINK,
+        r => r,
+    }
+}
+
+fn op(kind: Kind, rd: u8, rs1: u8, rs2: u8, imm: u32) -> Op {
+    Op {
+        kind,
+        rd: dest(rd),
+        rs1: rs1 & 31,
+        rs2: rs2 & 31,
+        imm,
+    }
+}
+
+/// Lowers the word at `pc` to an executor op.
+pub(crate) fn lower(word: u32, pc: u32) -> Op {
+    match decode(word) {
+        Insn::Lui { rd, imm } => op(Kind::Li, rd, 0, 0, imm),
+        Insn::Auipc { rd, imm } => op(Kind::Li, rd, 0, 0, pc.wrapping_add(imm)),
+        Insn::Jal { rd, offset } => op(Kind::Jal, rd, 0, 0, pc.wrapping_add(offset as u32)),
+        Insn::Jalr { rd, rs1, offset } => op(Kind::Jalr, rd, rs1, 0, offset as u32),
+        Insn::Branch {
+            op: b,
+            rs1,
+            rs2,
+            offset,
+        } => {
+            let k = match b {
+                BranchOp::Beq => Kind::Beq,
+                BranchOp::Bne => Kind::Bne,
+                BranchOp::Blt => Kind::Blt,
+                BranchOp::Bge => Kind::Bge,
+                BranchOp::Bltu => Kind::Bltu,
+                BranchOp::Bgeu => Kind::Bgeu,
+            };
+            op(k, 0, rs1, rs2, pc.wrapping_add(offset as u32))
+        }
+        Insn::Load {
+            op: l,
+            rd,
+            rs1,
+            offset,
+        } => {
+            let k = match l {
+                LoadOp::Lb => Kind::Lb,
+                LoadOp::Lh => Kind::Lh,
+                LoadOp::Lw => Kind::Lw,
+                LoadOp::Lbu => Kind::Lbu,
+                LoadOp::Lhu => Kind::Lhu,
+            };
+            op(k, rd, rs1, 0, offset as u32)
+        }
+        Insn::Store {
+            op: s,
+            rs1,
+            rs2,
+            offset,
+        } => {
+            let k = match s {
+                StoreOp::Sb => Kind::Sb,
+                StoreOp::Sh => Kind::Sh,
+                StoreOp::Sw => Kind::Sw,
+            };
+            op(k, 0, rs1, rs2, offset as u32)
+        }
+        Insn::OpImm {
+            op: o,
+            rd,
+            rs1,
+            imm,
+        } => {
+            let k = match o {
+                ImmOp::Addi => Kind::Addi,
+                ImmOp::Slti => Kind::Slti,
+                ImmOp::Sltiu => Kind::Sltiu,
+                ImmOp::Xori => Kind::Xori,
+                ImmOp::Ori => Kind::Ori,
+                ImmOp::Andi => Kind::Andi,
+                ImmOp::Slli => Kind::Slli,
+                ImmOp::Srli => Kind::Srli,
+                ImmOp::Srai => Kind::Srai,
+                ImmOp::Rori => Kind::Rori,
+                ImmOp::Grevi => Kind::Grevi,
+            };
+            op(k, rd, rs1, 0, imm as u32)
+        }
+        Insn::Op {
+            op: o,
+            rd,
+            rs1,
+            rs2,
+        } => {
+            use RegOp::*;
+            let k = match o {
+                Add => Kind::Add,
+                Sub => Kind::Sub,
+                Sll => Kind::Sll,
+                Slt => Kind::Slt,
+                Sltu => Kind::Sltu,
+                Xor => Kind::Xor,
+                Srl => Kind::Srl,
+                Sra => Kind::Sra,
+                Or => Kind::Or,
+                And => Kind::And,
+                Mul => Kind::Mul,
+                Mulh => Kind::Mulh,
+                Mulhsu => Kind::Mulhsu,
+                Mulhu => Kind::Mulhu,
+                Div => Kind::Div,
+                Divu => Kind::Divu,
+                Rem => Kind::Rem,
+                Remu => Kind::Remu,
+                Sh1add => Kind::Sh1add,
+                Sh2add => Kind::Sh2add,
+                Sh3add => Kind::Sh3add,
+                Andn => Kind::Andn,
+                Orn => Kind::Orn,
+                Xnor => Kind::Xnor,
+                Max => Kind::Max,
+                Maxu => Kind::Maxu,
+                Min => Kind::Min,
+                Minu => Kind::Minu,
+                Rol => Kind::Rol,
+                Ror => Kind::Ror,
+                Pack => Kind::Pack,
+            };
+            op(k, rd, rs1, rs2, 0)
+        }
+        Insn::Unary { op: u, rd, rs1 } => {
+            let k = match u {
+                UnaryOp::Clz => Kind::Clz,
+                UnaryOp::Ctz => Kind::Ctz,
+                UnaryOp::Cpop => Kind::Cpop,
+                UnaryOp::SextB => Kind::SextB,
+                UnaryOp::SextH => Kind::SextH,
+                UnaryOp::OrcB => Kind::OrcB,
+            };
+            op(k, rd, rs1, 0, 0)
+        }
+        Insn::Amo {
+            op: a,
+            rd,
+            rs1,
+            rs2,
+            ..
+        } => {
+            // aq/rl have no effect: the babies always act as if both were set (InstructionSet.md).
+            let idx = AMO_OPS.iter().position(|&x| x == a).unwrap_or(0) as u32;
+            op(Kind::Amo, rd, rs1, rs2, idx)
+        }
+        Insn::Csr {
+            op: c,
+            rd,
+            csr,
+            src,
+        } => {
+            let idx = CSR_OPS.iter().position(|&x| x == c).unwrap_or(0) as u8;
+            Op {
+                kind: Kind::Csr,
+                rd: dest(rd),
+                rs1: src & 31,
+                rs2: idx,
+                imm: u32::from(csr),
+            }
+        }
+        Insn::Fence { .. } => op(Kind::Fence, 0, 0, 0, 0),
+        Insn::FenceI => op(Kind::FenceI, 0, 0, 0, 0),
+        Insn::Ecall => op(Kind::Ecall, 0, 0, 0, 0),
+        Insn::Ebreak => op(Kind::Ebreak, 0, 0, 0, 0),
+        Insn::Mret => op(Kind::Mret, 0, 0, 0, 0),
+        Insn::Tensix(t) => op(Kind::Tensix, 0, 0, 0, t),
+        Insn::Illegal(w) => op(Kind::Illegal, 0, 0, 0, w),
+    }
+}
+
+const CHUNK: u64 = 4096;
+/// Largest code window cached (4 MiB of code = 8 MiB of ops); L1 is 1.5 MiB.
+const MAX_WINDOW: u64 = 4 << 20;
+
+#[derive(Default)]
+pub(crate) struct DecodeCache {
+    pub base: u32,
+    pub ops: Vec<Op>,
+    /// The raw words, read only on traps and traces (kept apart so the hot vector stays dense).
+    words: Vec<u32>,
+}
+
+impl DecodeCache {
+    pub fn new() -> Self {
+        DecodeCache {
+            base: 0,
+            ops: Vec::new(),
+            words: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn index(&self, addr: u32) -> usize {
+        (addr.wrapping_sub(self.base) >> 2) as usize
+    }
+
+    /// The cached op at `pc`, if valid. `pc` must be 4-aligned.
+    #[inline(always)]
+    pub fn get(&self, pc: u32) -> Option<Op> {
+        match self.ops.get(self.index(pc)) {
+            Some(op) if op.kind != Kind::Empty => Some(*op),
+            _ => None,
+        }
+    }
+
+    /// The word cached at `pc`, if its slot is valid.
+    pub fn word(&self, pc: u32) -> Option<u32> {
+        let i = self.index(pc);
+        match self.ops.get(i) {
+            Some(op) if op.kind != Kind::Empty => self.words.get(i).copied(),
+            _ => None,
+        }
+    }
+
+    /// Caches `op` (lowered from `word`) at `pc`, growing the window when allowed.
+    pub fn insert(&mut self, pc: u32, op: Op, word: u32) {
+        if !self.covers(pc) && !self.grow(pc) {
+            return;
+        }
+        let i = self.index(pc);
+        if let (Some(o), Some(w)) = (self.ops.get_mut(i), self.words.get_mut(i)) {
+            *o = op;
+            *w = word;
+        }
+    }
+
+    fn covers(&self, addr: u32) -> bool {
+        (addr.wrapping_sub(self.base) as usize) < self.ops.len() * 4
+    }
+
+    fn grow(&mut self, pc: u32) -> bool {
+        let chunk_lo = u64::from(pc) & !(CHUNK - 1);
+        let (lo, hi) = if self.ops.is_empty() {
+            (chunk_lo, chunk_lo + CHUNK)
+        } else {
+            let old_lo = u64::from(self.base);
+            let old_hi = old_lo + self.ops.len() as u64 * 4;
+            (old_lo.min(chunk_lo), old_hi.max(chunk_lo + CHUNK))
+        };
+        if hi - lo > MAX_WINDOW {
+            return false;
+        }
+        let len = ((hi - lo) / 4) as usize;
+        let mut ops = vec![EMPTY; len];
+        let mut words = vec![0; len];
+        let shift = ((u64::from(self.base).saturating_sub(lo)) / 4) as usize;
+        if let (Some(dst_o), Some(dst_w)) = (
+            ops.get_mut(shift..shift + self.ops.len()),
+            words.get_mut(shift..shift + self.words.len()),
+        ) {
+            dst_o.copy_from_slice(&self.ops);
+            dst_w.copy_from_slice(&self.words);
+        }
+        self.base = lo as u32;
+        self.ops = ops;
+        self.words = words;
+        true
+    }
+
+    /// A store of at most 4 bytes at the aligned-down word `addr`: cheap when outside the window.
+    #[inline(always)]
+    pub fn invalidate_word(&mut self, addr: u32) {
+        let i = self.index(addr);
+        if let Some(o) = self.ops.get_mut(i) {
+            o.kind = Kind::Empty;
+        }
+    }
+
+    pub fn invalidate(&mut self, addr: u32, len: u32) {
+        if len == 0 || self.ops.is_empty() {
+            return;
+        }
+        let lo = u64::from(addr) & !3;
+        let hi = u64::from(addr) + u64::from(len);
+        let base = u64::from(self.base);
+        let end = base + self.ops.len() as u64 * 4;
+        let (lo, hi) = (lo.max(base), hi.min(end));
+        let mut a = lo;
+        while a < hi {
+            if let Some(o) = self.ops.get_mut(((a - base) / 4) as usize) {
+                o.kind = Kind::Empty;
+            }
+            a += 4;
+        }
+    }
+
+    pub fn clear(&mut self) {
+        for o in &mut self.ops {
+            o.kind = Kind::Empty;
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Environment knobs, read at the first call into the library and again at every
+//! `libttsim_init` (never at load time: tt-umd loads the library twice, §1.3 of
+//! docs/tt-umd-sim-interface.md). The library never looks for files relative to its own path,
+//! because tt-umd may load it from a memfd (§1.3).
+use std::path::PathBuf;
+
+use crate::backend::MmioMode;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum LogLevel {
+    Error,
+    #[default]
+    Warn,
+    Info,
+    Debug,
+}
+
+impl LogLevel {
+    pub fn name(self) -> &'static str {
+        match self {
+            LogLevel::Error => "error",
+            LogLevel::Warn => "warn",
+            LogLevel::Info => "info",
+            LogLevel::Debug => "debug",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Knobs {
+    /// `BHEMU_LOG`: error | warn | info | debug (default warn).
+    pub log: LogLevel,
+    /// `BHEMU_TRACE_FILE`: append one line per ABI call.
+    pub trace_file: Option<PathBuf>,
+    /// `BHEMU_MMIO`: strict | permissive (default strict).
+    pub mmio: MmioMode,
+}
+
+impl Knobs {
+    /// Parse from a lookup function (the environment in the library, a map in tests). Returns
+    /// the knobs and one message per value that was not understood (the default is used).
+    pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Knobs, Vec<String>) {
+        let mut k = Knobs::default();
+        let mut problems = Vec::new();
+        if let Some(v) = get("BHEMU_LOG") {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "error" => k.log = LogLevel::Error,
+                "warn" | "warning" => k.log = LogLevel::Warn,
+                "info" => k.log = LogLevel::Info,
+                "debug" | "trace" => k.log = LogLevel::Debug,
+                "" => {}
+                _ => problems.push(format!(
+                    "BHEMU_LOG={v:?} is not one of error|warn|info|debug; using warn"
+                )),
+            }
+        }
+        if let Some(v) = get("BHEMU_TRACE_FILE") {
+            if !v.is_empty() {
+                k.trace_file = Some(PathBuf::from(v));
+            }
+        }
+        if let Some(v) = get("BHEMU_MMIO") {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "strict" | "" => k.mmio = MmioMode::Strict,
+                "permissive" => k.mmio = MmioMode::Permissive,
+                _ => problems.push(format!(
+                    "BHEMU_MMIO={v:?} is not one of strict|permissive; using strict"
+                )),
+            }
+        }
+        (k, problems)
+    }
+
+    pub fn from_env() -> (Knobs, Vec<String>) {
+        Knobs::parse(|name| std::env::var(name).ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn parse(pairs: &[(&str, &str)]) -> (Knobs, Vec<String>) {
+        let m: HashMap<String, String> = pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        Knobs::parse(|n| m.get(n).cloned())
+    }
+
+    #[test]
+    fn knobs_default_to_warn_strict_no_trace() {
+        assert_eq!(parse(&[]), (Knobs::default(), vec![]));
+        assert_eq!(Knobs::default().log, LogLevel::Warn);
+        assert_eq!(Knobs::default().mmio, MmioMode::Strict);
+    }
+
+    #[test]
+    fn knobs_parse_each_value_and_report_bad_ones() {
+        let (k, p) = parse(&[
+            ("BHEMU_LOG", "DEBUG"),
+            ("BHEMU_MMIO", "permissive"),
+            ("BHEMU_TRACE_FILE", "/tmp/t"),
+        ]);
+        assert_eq!(
+            (k.log, k.mmio, k.trace_file.as_deref()),
+            (
+                LogLevel::Debug,
+                MmioMode::Permissive,
+                Some(std::path::Path::new("/tmp/t"))
+            )
+        );
+        assert!(p.is_empty());
+        let (k, p) = parse(&[("BHEMU_LOG", "loud"), ("BHEMU_MMIO", "lax")]);
+        assert_eq!((k.log, k.mmio), (LogLevel::Warn, MmioMode::Strict));
+        assert_eq!(p.len(), 2);
+    }
+}

@@ -1,0 +1,29 @@
+//! `libttsim.so`: the simulator C ABI that tt-umd 0.9.14 loads
+//! (`tt_umd.create_simulation_tt_device(path)`), with the PCIe face of a Blackhole chip —
+//! config space, BAR0 TLB windows and registers, BAR2 outbound iATU, BAR4 — over a narrow
+//! [`SimBackend`] trait that the chip model implements.
+//!
+//! The interface contract is docs/tt-umd-sim-interface.md; the library's own behaviour
+//! (misuse answers, C++ exceptions, environment knobs) is docs/libttsim-abi.md.
+//!
+//! Layout:
+//! * [`ffi`]: the exported symbols, the process-wide state and the safety net;
+//! * [`device`]: the PCIe face and the routing of accesses;
+//! * [`tlb`], [`config`], [`iatu`]: register layouts;
+//! * [`backend`]: the trait, `MemoryBackend` (the default until the chip lands) and
+//!   [`make_backend`], the one place that chooses the backend;
+//! * [`knobs`]: `BHEMU_LOG`, `BHEMU_TRACE_FILE`, `BHEMU_MMIO`.
+pub mod backend;
+pub mod config;
+pub mod device;
+pub mod error;
+pub mod ffi;
+pub mod iatu;
+pub mod knobs;
+pub mod tlb;
+
+pub use backend::{
+    make_backend, BackendConfig, HostRequest, MemoryBackend, MmioMode, SimBackend, NOC_HOST_WINDOW,
+};
+pub use device::Device;
+pub use error::{BackendError, ErrorKind, Where};

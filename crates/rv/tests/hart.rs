@@ -703,3 +703,116 @@ fn random_words_never_panic_the_hart() {
         }
     }
 }
+
+/// A random straight-line-ish program (ALU, bit manipulation, M, loads/stores/AMOs on a data
+/// area addressed by s1, forward branches, counter and scratch CSRs), ending in ebreak.
+fn random_program(rng: &mut Rng, len: usize) -> Vec<Insn> {
+    const BASE: u8 = 9; // s1, never written
+    let rd = |rng: &mut Rng| loop {
+        let r = rng.below(32) as u8;
+        if r != BASE {
+            return r;
+        }
+    };
+    let mut p = Vec::new();
+    for i in 0..len {
+        let left = (len - i) as i32;
+        let insn = match rng.below(10) {
+            0..=2 => op(
+                REG_OPS[rng.below(31) as usize],
+                rd(rng),
+                rng.reg(),
+                rng.reg(),
+            ),
+            3 => {
+                let o = IMM_OPS[rng.below(11) as usize];
+                let imm = match o {
+                    ImmOp::Slli | ImmOp::Srli | ImmOp::Srai | ImmOp::Rori | ImmOp::Grevi => {
+                        rng.below(32) as i32
+                    }
+                    _ => rng.imm12(),
+                };
+                opi(o, rd(rng), rng.reg(), imm)
+            }
+            4 => Insn::Unary {
+                op: UNARY_OPS[rng.below(6) as usize],
+                rd: rd(rng),
+                rs1: rng.reg(),
+            },
+            5 => Insn::Load {
+                op: LOAD_OPS[rng.below(5) as usize],
+                rd: rd(rng),
+                rs1: BASE,
+                offset: (rng.below(64) * 4) as i32,
+            },
+            6 => Insn::Store {
+                op: STORE_OPS[rng.below(3) as usize],
+                rs1: BASE,
+                rs2: rng.reg(),
+                offset: (rng.below(64) * 4) as i32,
+            },
+            7 => Insn::Amo {
+                op: AMO_OPS[rng.below(9) as usize],
+                rd: rd(rng),
+                rs1: BASE,
+                rs2: rng.reg(),
+                aq: false,
+                rl: false,
+            },
+            8 => Insn::Branch {
+                op: BRANCH_OPS[rng.below(6) as usize],
+                rs1: rng.reg(),
+                rs2: rng.reg(),
+                offset: 4 * (1 + rng.below(3) as i32).min(left),
+            },
+            _ => {
+                let c = [0xc00u16, 0xc02, 0xb00, 0xb02, 0x340][rng.below(5) as usize];
+                csr(
+                    CSR_OPS[rng.below(6) as usize],
+                    rd(rng),
+                    c,
+                    rng.below(32) as u8,
+                )
+            }
+        };
+        p.push(insn);
+    }
+    p.push(Insn::Ebreak);
+    p
+}
+
+#[test]
+fn run_and_step_agree_on_random_programs() {
+    let mut rng = Rng(0xabcdef);
+    for _ in 0..300 {
+        let prog = random_program(&mut rng, 60);
+        let regs: Vec<(usize, u32)> = (1..32).map(|r| (r, rng.next() as u32)).collect();
+        let start = |regs: &[(usize, u32)]| {
+            let (mut h, ram) = setup(&prog);
+            for &(r, v) in regs {
+                h.set_reg(r, v);
+            }
+            h.set_reg(9, DATA);
+            (h, ram)
+        };
+        let (mut h1, mut r1) = start(&regs);
+        let (mut h2, mut r2) = start(&regs);
+        let e1 = h1.run(&mut r1, 1000);
+        let e2 = loop {
+            match h2.step(&mut r2) {
+                StepOutcome::Halted(h) => break RunExit::Halted(h),
+                StepOutcome::Error(e) => break RunExit::Error(e),
+                _ => {}
+            }
+        };
+        assert_eq!(e1, e2);
+        assert_eq!(
+            (h1.pc(), h1.instret(), h1.cycles()),
+            (h2.pc(), h2.instret(), h2.cycles())
+        );
+        for i in 0..32 {
+            assert_eq!(h1.reg(i), h2.reg(i), "x{i}");
+        }
+        assert_eq!(r1.bytes(), r2.bytes());
+    }
+}

@@ -6,19 +6,8 @@
 //! 0.81.1); where both architectures agree the raw bits are read directly.
 use bhemu_isa::tensix::{self as isa, Arch, ExUnit};
 
-/// Block-mask bits B0-B8 (seed 000, `stall_res`).
-pub mod block {
-    pub const TDMA: u16 = 1 << 0;
-    pub const SYNC: u16 = 1 << 1;
-    pub const PACK: u16 = 1 << 2;
-    pub const UNPACK: u16 = 1 << 3;
-    pub const XMOV: u16 = 1 << 4;
-    pub const THCON: u16 = 1 << 5;
-    pub const MATH: u16 = 1 << 6;
-    pub const CFG: u16 = 1 << 7;
-    pub const SFPU: u16 = 1 << 8;
-    pub const ALL: u16 = 0x1ff;
-}
+/// Block-mask bits B0-B8 (seed 000, `stall_res`): the ISA crate owns them.
+pub use bhemu_isa::tensix::block;
 
 /// Condition bits C0-C12 in Blackhole's numbering (seed 000, STALLWAIT.md). Wormhole's 15-bit
 /// mask is translated into this numbering when decoded, so the Wait Gate has one layout.

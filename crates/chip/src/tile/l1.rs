@@ -62,24 +62,14 @@ impl L1 {
     /// Reads `width` (1, 2 or 4) bytes little-endian.
     #[inline]
     pub fn read(&self, addr: u32, width: u32) -> Option<u32> {
-        let a = addr as usize;
-        let b = self.mem.get(a..a + width as usize)?;
-        let mut v = 0u32;
-        for (i, x) in b.iter().enumerate() {
-            v |= u32::from(*x) << (8 * i);
-        }
-        Some(v)
+        super::le_bytes::read(&self.mem, addr, width)
     }
 
     /// Writes the low `width` bytes of `value`; false when out of range.
     #[inline]
     pub fn write(&mut self, addr: u32, width: u32, value: u32) -> bool {
-        let a = addr as usize;
-        let Some(dst) = self.mem.get_mut(a..a + width as usize) else {
+        if !super::le_bytes::write(&mut self.mem, addr, width, value) {
             return false;
-        };
-        for (i, x) in dst.iter_mut().enumerate() {
-            *x = (value >> (8 * i)) as u8;
         }
         self.note_write(addr, width);
         true

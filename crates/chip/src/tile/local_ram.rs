@@ -17,24 +17,11 @@ impl LocalRam {
     }
     #[inline]
     pub fn read(&self, off: u32, width: u32) -> Option<u32> {
-        let a = off as usize;
-        let b = self.mem.get(a..a + width as usize)?;
-        let mut v = 0u32;
-        for (i, x) in b.iter().enumerate() {
-            v |= u32::from(*x) << (8 * i);
-        }
-        Some(v)
+        super::le_bytes::read(&self.mem, off, width)
     }
     #[inline]
     pub fn write(&mut self, off: u32, width: u32, value: u32) -> bool {
-        let a = off as usize;
-        let Some(dst) = self.mem.get_mut(a..a + width as usize) else {
-            return false;
-        };
-        for (i, x) in dst.iter_mut().enumerate() {
-            *x = (value >> (8 * i)) as u8;
-        }
-        true
+        super::le_bytes::write(&mut self.mem, off, width, value)
     }
     pub fn read_bytes(&self, off: u64, buf: &mut [u8]) -> bool {
         let a = off as usize;

@@ -9,6 +9,7 @@
 pub mod bus;
 pub mod debug_regs;
 pub mod l1;
+mod le_bytes;
 pub mod local_ram;
 pub mod mailboxes;
 pub mod memory_map;

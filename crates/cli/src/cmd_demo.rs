@@ -59,9 +59,8 @@ fn tensix_part() -> Result<bool, CliError> {
         r.cycles
     );
     // Math may run at most two halves ahead of pack: post k+2 waits for get k.
-    let ordered = posts.len() == 4
-        && gets.len() == 4
-        && posts.iter().skip(2).zip(&gets).all(|(p, g)| p > g);
+    let ordered =
+        posts.len() == 4 && gets.len() == 4 && posts.iter().skip(2).zip(&gets).all(|(p, g)| p > g);
     match (&r.error, ordered) {
         (None, true) => {
             println!("   ok: math never ran more than two halves ahead of pack");

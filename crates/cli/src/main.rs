@@ -15,7 +15,11 @@ mod cmd_tasm;
 mod cmd_tensix;
 
 #[derive(Parser)]
-#[command(name = "bhemu", version, about = "An emulator of the Tenstorrent Blackhole AI chip")]
+#[command(
+    name = "bhemu",
+    version,
+    about = "An emulator of the Tenstorrent Blackhole AI chip"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -100,7 +104,9 @@ fn main() -> ExitCode {
         Command::Disasm(a) => match (a.target.riscv, a.target.tensix) {
             (Some(path), _) => cmd_riscv::disasm(&path),
             (None, Some(words)) => cmd_tasm::disasm(&a.arch, &words),
-            (None, None) => Err(CliError::new("disasm needs --riscv FILE or --tensix WORD...")),
+            (None, None) => Err(CliError::new(
+                "disasm needs --riscv FILE or --tensix WORD...",
+            )),
         },
         Command::Asm(a) => cmd_tasm::asm(&a.arch, &a.tensix),
         Command::Tensix { command } => cmd_tensix::run(command),

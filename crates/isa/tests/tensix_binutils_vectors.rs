@@ -33,7 +33,6 @@ const WORMHOLE: &[(u32, &str, &str)] = &[
     (0x9bfefffc, "ttmvmul", "3,7,15,16383"),
 ];
 
-
 fn check(arch: Arch, vectors: &[(u32, &str, &str)]) -> usize {
     let mut checked = 0;
     for &(ttinsn, mnemonic, operands) in vectors {

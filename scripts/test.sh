@@ -34,3 +34,8 @@ fi
 # Tests that build programs with the cross toolchain must not skip silently here.
 export BHEMU_REQUIRE_TOOLS=1
 cargo test --workspace --release "$@"
+
+# libttsim.so driven by the real tt-umd 0.9.14 client from PyPI (tests/umd/README.md).
+if [ "${BHEMU_NO_UMD:-0}" != 1 ]; then
+  bash scripts/test-umd.sh
+fi

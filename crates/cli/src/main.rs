@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 mod cmd_bench;
 mod cmd_boot;
 mod cmd_demo;
+mod cmd_install_sim;
 mod cmd_pto;
 mod cmd_riscv;
 mod cmd_tasm;
@@ -31,6 +32,8 @@ enum Command {
     Demo(cmd_demo::DemoArgs),
     /// Boot tt-metal's Blackhole firmware on the emulated chip, then optionally launch a kernel.
     Boot(cmd_boot::BootArgs),
+    /// Install bhemu's libttsim.so and soc_descriptor.yaml into DIR, for tt-umd and tt-metal.
+    InstallSim(cmd_install_sim::InstallSimArgs),
     /// Run a bare-metal 32-bit RISC-V ELF on one hart.
     Riscv(cmd_riscv::RiscvArgs),
     /// Disassemble RISC-V ELF files or Tensix instruction words.
@@ -100,6 +103,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(a) => cmd_demo::run(a),
         Command::Boot(a) => cmd_boot::run(a),
+        Command::InstallSim(a) => cmd_install_sim::run(a),
         Command::Riscv(a) => cmd_riscv::run(a),
         Command::Disasm(a) => match (a.target.riscv, a.target.tensix) {
             (Some(path), _) => cmd_riscv::disasm(&path),

@@ -1,7 +1,6 @@
 //! The narrow interface between the PCIe face and the chip model, and `MemoryBackend`, the
-//! stand-in used by tests and as the default until `crates/chip` implements [`SimBackend`].
-//!
-//! Swapping in the chip is one line: [`make_backend`].
+//! stand-in used by the crate's own tests. [`make_backend`] builds the chip
+//! (`crate::chip_backend::ChipBackend`).
 use std::collections::HashMap;
 
 use crate::error::{BackendError, ErrorKind, Where};
@@ -39,7 +38,7 @@ pub enum HostRequest {
     Read { tag: u64, addr: u64, len: u32 },
 }
 
-/// The chip as the PCIe face sees it. Implemented by `MemoryBackend` now, by the chip next.
+/// The chip as the PCIe face sees it. Implemented by `ChipBackend` (the chip) and `MemoryBackend`.
 ///
 /// Rules for implementers:
 /// * time advances only in [`SimBackend::clock`];
@@ -95,10 +94,11 @@ pub trait SimBackend: Send {
     }
 }
 
-/// The one place that builds the backend `libttsim_init` uses. Today: `MemoryBackend`.
-/// When `crates/chip` implements [`SimBackend`], replace the body with the chip's constructor.
+/// The one place that builds the backend `libttsim_init` uses: bhemu's Blackhole chip
+/// ([`crate::ChipBackend`], 140 Tensix tiles). `MemoryBackend` remains for tests, through
+/// `ffi::init_with_backend`.
 pub fn make_backend(cfg: &BackendConfig) -> Result<Box<dyn SimBackend>, BackendError> {
-    Ok(Box::new(MemoryBackend::new(cfg)))
+    Ok(Box::new(crate::chip_backend::ChipBackend::new(cfg)?))
 }
 
 const PAGE: usize = 4096;

@@ -10,10 +10,13 @@
 //! * [`ffi`]: the exported symbols, the process-wide state and the safety net;
 //! * [`device`]: the PCIe face and the routing of accesses;
 //! * [`tlb`], [`config`], [`iatu`]: register layouts;
-//! * [`backend`]: the trait, `MemoryBackend` (the default until the chip lands) and
+//! * [`backend`]: the trait, `MemoryBackend` (the stand-in of the crate's own tests) and
 //!   [`make_backend`], the one place that chooses the backend;
+//! * [`chip_backend`]: `ChipBackend`, the backend over bhemu's Blackhole chip, which
+//!   `libttsim_init` uses;
 //! * [`knobs`]: `BHEMU_LOG`, `BHEMU_TRACE_FILE`, `BHEMU_MMIO`.
 pub mod backend;
+pub mod chip_backend;
 pub mod config;
 pub mod device;
 pub mod error;
@@ -25,5 +28,6 @@ pub mod tlb;
 pub use backend::{
     make_backend, BackendConfig, HostRequest, MemoryBackend, MmioMode, SimBackend, NOC_HOST_WINDOW,
 };
+pub use chip_backend::ChipBackend;
 pub use device::Device;
 pub use error::{BackendError, ErrorKind, Where};

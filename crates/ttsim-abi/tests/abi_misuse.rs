@@ -196,7 +196,11 @@ fn umd_open(l: &Lib) -> (u64, u64) {
     }
     assert_eq!(l.bar(0x10), bar0);
     let niu = l.rd32(bar0 + NIU_CFG_0);
-    assert_eq!(niu & (1 << 14), 0, "MemoryBackend does not translate");
+    assert_eq!(
+        niu & (1 << 14),
+        1 << 14,
+        "the chip routes with NoC coordinate translation on"
+    );
     let bar2 = l.bar(0x18);
     program_iatu(l, bar2, 5, 0, 0xFFFD_FFFF, 0);
     (bar0, bar2)
@@ -296,7 +300,7 @@ fn symbols_called_after_exit_answer_all_ones() {
     l.exit_all();
 }
 
-/// tt-umd 0.9.14 data paths through TLB 0 into MemoryBackend (§3.4, §5, §6).
+/// tt-umd 0.9.14 data paths through TLB 0 into the chip (§3.4, §5, §6).
 #[test]
 fn tlb_window_round_trips_as_tt_umd_does_them() {
     let (_g, l) = setup();
@@ -331,7 +335,9 @@ fn tlb_window_round_trips_as_tt_umd_does_them() {
     let big: Vec<u8> = (0..3u32 << 20).map(|i| (i % 251) as u8).collect();
     umd_noc_write(&l, bar0, 9, 6, 0x10, &big);
     assert!(umd_noc_read(&l, bar0, 9, 6, 0x10, big.len()) == big);
-    // Soft reset 0xFFB1_21B0 through local offset 0x7FD, read-modify-write (§5).
+    // Soft reset 0xFFB1_21B0 through local offset 0x7FD, read-modify-write (§5). BRISC starts
+    // at L1 0 once released, and the reads below clock the chip: park it on `jal x0, 0`.
+    umd_noc_write(&l, bar0, 1, 2, 0, &0x0000_006Fu32.to_le_bytes());
     umd_noc_write(&l, bar0, 1, 2, 0xFFB1_21B0, &0x47800u32.to_le_bytes());
     let old = u32::from_le_bytes(
         umd_noc_read(&l, bar0, 1, 2, 0xFFB1_21B0, 4)
@@ -379,17 +385,19 @@ fn words_of_entry0(l: &Lib, bar0: u64) -> [u32; 3] {
 fn access_crossing_a_window_end_is_split_across_windows() {
     let (_g, l) = setup();
     let (bar0, _) = umd_open(&l);
-    for (i, w) in entry_2m(3, 4, 0x20_0000 * 5, 0).into_iter().enumerate() {
+    // Entry 1 → DRAM channel 0 at translated (17,12), 10 MiB (beyond any L1).
+    for (i, w) in entry_2m(17, 12, 0x20_0000 * 5, 0).into_iter().enumerate() {
         l.wr(bar0 + TLB_CFG + 12 + 4 * i as u64, &w.to_le_bytes()); // entry 1
     }
-    program_tlb0(&l, bar0, 1, 2, 0);
+    // Entry 0 → DRAM channel 4 at (18,12): window 0's last bytes lie beyond any L1 too.
+    program_tlb0(&l, bar0, 18, 12, 0);
     // Entry 1's last word written as two unaligned halves (byte-granular latching).
-    let w2 = entry_2m(3, 4, 0x20_0000 * 5, 0)[2].to_le_bytes();
+    let w2 = entry_2m(17, 12, 0x20_0000 * 5, 0)[2].to_le_bytes();
     l.wr(bar0 + TLB_CFG + 12 + 8, &w2[..1]);
     l.wr(bar0 + TLB_CFG + 12 + 9, &w2[1..]);
     l.wr(bar0 + WIN - 3, &[1, 2, 3, 4, 5, 6]);
-    assert_eq!(l.tile_read(1, 2, WIN - 3, 3), [1, 2, 3]);
-    assert_eq!(l.tile_read(3, 4, 0x20_0000 * 5, 3), [4, 5, 6]);
+    assert_eq!(l.tile_read(18, 12, WIN - 3, 3), [1, 2, 3]);
+    assert_eq!(l.tile_read(17, 12, 0x20_0000 * 5, 3), [4, 5, 6]);
     assert_eq!(l.rd(bar0 + WIN - 3, 6), [1, 2, 3, 4, 5, 6]);
     l.exit_all();
 }
@@ -510,7 +518,8 @@ fn dma_callbacks_route_through_the_iatu_and_may_unwind() {
     (l.set_callbacks)(Some(host_rd), Some(host_wr));
     let (bar0, bar2) = umd_open(&l);
     program_iatu(&l, bar2, 1, 0x4000_0000, 0x7FFF_FFFF, 0x4000_0000);
-    // MemoryBackend forwards writes into PCIe tile (2,0)'s NoC-to-host window (2⁶⁰ + off).
+    // Host writes looped back into PCIe tile (2,0)'s NoC-to-host window (2⁶⁰ + off) go to host
+    // memory through the iATU.
     l.tile_write(2, 0, (1 << 60) + 0x4000_0010, &[1, 2, 3]);
     l.tile_write(2, 0, (1 << 60) + 0x20, &[4]);
     assert_eq!(

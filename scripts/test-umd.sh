@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Issue 5 acceptance: bhemu's libttsim.so driven by Tenstorrent's real host client, tt-umd 0.9.14
+# from PyPI (tests/umd/README.md).
+#
+#   1. builds the release libttsim.so and bhemu (cargo build --release -p bhemu-ttsim-abi -p bhemu-cli);
+#   2. creates .cache/umd-venv with tt-umd==0.9.14 (scripts/setup-umd-venv.sh);
+#   3. fetches the ttnn 0.81.1 firmware and blackhole_140_arch.yaml (scripts/fetch-ttnn.sh);
+#   4. installs the simulator with `bhemu install-sim DIR` (DIR = $BHEMU_SIM_DIR, default
+#      .cache/bhemu-sim): DIR/libttsim.so + DIR/soc_descriptor.yaml;
+#   5. builds the slow-dispatch BRISC kernel examples/kernels/noc_stamp.c (scripts/build-kernels.sh,
+#      needs Debian's gcc-riscv64-unknown-elf, which scripts/test.sh installs);
+#   6. runs tests/umd/acceptance.py with the venv's python; extra arguments are passed to it.
+#
+# Exit status: that of acceptance.py (0 = every check passed), or non-zero if a setup step failed.
+# Honours CARGO_TARGET_DIR.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+log() { echo "test-umd: $*" >&2; }
+
+tdir="${CARGO_TARGET_DIR:-$repo/target}"
+case "$tdir" in /*) ;; *) tdir="$repo/$tdir" ;; esac
+sim="${BHEMU_SIM_DIR:-$repo/.cache/bhemu-sim}"
+case "$sim" in /*) ;; *) sim="$repo/$sim" ;; esac
+
+log "building libttsim.so and bhemu (release)"
+cargo build --release -p bhemu-ttsim-abi -p bhemu-cli >&2
+bhemu="$tdir/release/bhemu"
+[ -f "$tdir/release/libttsim.so" ] || { log "$tdir/release/libttsim.so missing after the build"; exit 1; }
+
+PY="$(bash scripts/setup-umd-venv.sh | tail -n1)"
+bash scripts/fetch-ttnn.sh >/dev/null
+fw="$repo/.cache/ttnn/firmware/blackhole-140"
+soc="$repo/.cache/ttnn/soc/blackhole_140_arch.yaml"
+
+"$bhemu" install-sim "$sim" --soc "$soc" >&2
+
+kdir="$tdir/kernels-umd"
+bash scripts/build-kernels.sh "$kdir" >/dev/null
+
+log "running tests/umd/acceptance.py"
+exec "$PY" tests/umd/acceptance.py "$sim/libttsim.so" "$fw" --kernel "$kdir/noc_stamp.elf" "$@"

@@ -364,7 +364,7 @@ fn parse_dump(spec: &str, image: &ElfImage) -> Result<Dump, CliError> {
 }
 
 /// `<name> @ 0x80001000, 8 bytes` then lines `  80001000: 00000001 00000002` (4 words a line;
-/// a final partial word is zero-padded). tests/riscv_common.rs parses this.
+/// a final partial word is zero-padded). tests/common/riscv.rs parses this.
 fn format_dump(d: &Dump, m: &mut Machine) -> String {
     let mut s = format!("<{}> @ 0x{:08x}, {} bytes\n", d.name, d.addr, d.bytes);
     let Some(mut bytes) = m.read_bytes(d.addr, d.bytes) else {

@@ -23,7 +23,7 @@
 //! and spells register-immediate ALU instructions without the `i` (`add a0,a0,-1`,
 //! `sll a0,a0,0x2`, `and`, `or`, `xor`, `srl`, `sra`; but `sltiu`). bhemu prints the same: as of
 //! this writing every instruction of every program matches exactly.
-#[path = "riscv_common.rs"]
+#[path = "common/riscv.rs"]
 mod common;
 
 use std::collections::BTreeMap;

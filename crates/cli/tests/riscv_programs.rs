@@ -6,7 +6,7 @@
 //!
 //! Skips with "skipped: riscv64-unknown-elf-gcc not found" when the toolchain is missing, unless
 //! `BHEMU_REQUIRE_TOOLS=1` (CI), where that is a failure.
-#[path = "riscv_common.rs"]
+#[path = "common/riscv.rs"]
 mod common;
 
 use common::*;

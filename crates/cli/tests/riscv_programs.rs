@@ -142,34 +142,7 @@ fn failing_program_exits_with_its_failure_number() {
         "#include \"bhtest.h\"\nint main(void) { report(1); return 7; }\n",
     )
     .unwrap();
-    let ex = examples_dir();
-    let elf = dir.join("fail.elf");
-    let libgcc = std::process::Command::new(CROSS_CC)
-        .args(["-march=rv32im", "-mabi=ilp32", "-print-libgcc-file-name"])
-        .output()
-        .unwrap();
-    let status = std::process::Command::new(CROSS_CC)
-        .args([
-            "-march=rv32im",
-            "-mabi=ilp32",
-            "-O2",
-            "-nostdlib",
-            "-nostartfiles",
-            "-ffreestanding",
-        ])
-        .arg("-Wl,--no-warn-rwx-segments")
-        .arg("-I")
-        .arg(&ex)
-        .arg("-T")
-        .arg(ex.join("link.ld"))
-        .arg("-o")
-        .arg(&elf)
-        .arg(ex.join("start.S"))
-        .arg(&src)
-        .arg(String::from_utf8_lossy(&libgcc.stdout).trim())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let elf = cross_compile(&src, "rv32im", &dir.join("fail.elf"));
     let out = bhemu().arg("riscv").arg(&elf).output().unwrap();
     assert_eq!(
         out.status.code(),

@@ -97,22 +97,27 @@ fn run_checked(cmd: &mut Command, what: &str) -> Output {
     out
 }
 
-/// Build `examples/riscv/<name>.c` for bare-metal RV32 into `dir/<name>.elf` (flags as in
-/// examples/riscv/build.sh). libgcc comes from the rv32im/ilp32 multilib because GCC has no
-/// multilib for strings like rv32im_zba_zbb (issue 2).
+/// Build `examples/riscv/<name>.c` for bare-metal RV32 into `dir/<name>.elf`, with the `-march`
+/// its source asks for (`march_of`).
 pub fn build_riscv(name: &str, dir: &Path) -> PathBuf {
-    let ex = examples_dir();
-    let src_path = ex.join(format!("{name}.c"));
+    let src_path = examples_dir().join(format!("{name}.c"));
     let src = std::fs::read_to_string(&src_path).expect("read program source");
+    cross_compile(&src_path, &march_of(&src), &dir.join(format!("{name}.elf")))
+}
+
+/// Cross-compile one C file with the examples' start code and linker script into `out` (flags as
+/// in examples/riscv/build.sh). libgcc comes from the rv32im/ilp32 multilib because GCC has no
+/// multilib for strings like rv32im_zba_zbb (issue 2).
+pub fn cross_compile(src_path: &Path, march: &str, out: &Path) -> PathBuf {
+    let ex = examples_dir();
     let libgcc = run_checked(
         Command::new(CROSS_CC).args(["-march=rv32im", "-mabi=ilp32", "-print-libgcc-file-name"]),
         "print-libgcc-file-name",
     );
     let libgcc = String::from_utf8_lossy(&libgcc.stdout).trim().to_string();
-    let out = dir.join(format!("{name}.elf"));
     run_checked(
         Command::new(CROSS_CC)
-            .arg(format!("-march={}", march_of(&src)))
+            .arg(format!("-march={march}"))
             .args([
                 "-mabi=ilp32",
                 "-O2",
@@ -126,13 +131,13 @@ pub fn build_riscv(name: &str, dir: &Path) -> PathBuf {
             .arg("-T")
             .arg(ex.join("link.ld"))
             .arg("-o")
-            .arg(&out)
+            .arg(out)
             .arg(ex.join("start.S"))
-            .arg(&src_path)
+            .arg(src_path)
             .arg(libgcc),
-        &format!("{CROSS_CC} {name}.c"),
+        &format!("{CROSS_CC} {}", src_path.display()),
     );
-    out
+    out.to_path_buf()
 }
 
 /// Build `examples/riscv/<name>.c` for the host into `dir/<name>.native`.

@@ -6,7 +6,11 @@
 //! coprocessor advances one cycle, then the NoC delivers. Nothing else advances time, and the
 //! order is fixed, so runs are deterministic. Tiles whose cores are all in reset (or halted)
 //! cost one check per tick; the tick itself allocates nothing.
-use bhemu_noc::{AtomicOp, Noc, NocEndpoints, NocError, NodeId, NodeKind, Timing, Topology};
+use bhemu_noc::coord::{NOC_GRID_X, NOC_GRID_Y};
+use bhemu_noc::{
+    decode_niu_address, AtomicOp, Noc, NocEndpoints, NocError, NocIndex, NodeId, NodeKind, Timing,
+    Topology,
+};
 
 use crate::dram::Dram;
 use crate::error::{ChipError, ErrorKind};
@@ -66,67 +70,136 @@ fn access(node: NodeId, addr: u64, len: usize, reason: String) -> NocError {
     }
 }
 
-impl Ends<'_> {
-    fn endpoint(&self, node: NodeId) -> Endpoint {
-        if node.x >= 64 || node.y >= 64 {
-            return Endpoint::None;
-        }
-        self.endpoints
-            .get(usize::from(node.y) * 64 + usize::from(node.x))
-            .copied()
-            .unwrap_or(Endpoint::None)
+/// Raw NoC 0 coordinates of the two PCIe tiles (blackhole_140_arch.yaml;
+/// docs/tt-umd-sim-interface.md §7). The topology knows the one in use only by its translated
+/// coordinate (19, 24), but UMD's descriptor hands out both raw ones to the host.
+const PCIE_RAW_TILES: [(u32, u32); 2] = [(2, 0), (11, 0)];
+
+/// Start of the PCIe tile's NoC-to-host window: a write there at or above 2⁶⁰ goes to host
+/// memory through the outbound iATU (docs/tt-umd-sim-interface.md §4).
+pub const NOC_HOST_WINDOW: u64 = 1 << 60;
+
+/// What a host write did (see [`Chip::host_write`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostWrite {
+    /// The write reached modelled chip state.
+    Done,
+    /// The write hit the PCIe tile's NoC-to-host window: host memory at `addr` (the offset
+    /// past [`NOC_HOST_WINDOW`]) is to receive the data. The chip models no PCIe endpoint, so
+    /// delivering it is the caller's job.
+    ToHost { addr: u64 },
+}
+
+/// The node at translated `y * 64 + x`, as the chip's routing table has it.
+fn endpoint_at(endpoints: &[Endpoint], node: NodeId) -> Endpoint {
+    if node.x >= 64 || node.y >= 64 {
+        return Endpoint::None;
     }
+    endpoints
+        .get(usize::from(node.y) * 64 + usize::from(node.x))
+        .copied()
+        .unwrap_or(Endpoint::None)
+}
+
+/// A read of `buf.len()` bytes at `addr` of one endpoint: the one place that says what a
+/// request arriving at a node reaches, for NoC transactions ([`Ends`]) and host accesses
+/// ([`Chip::host_read`]) alike. Errors carry the chip's kind and a sentence.
+fn endpoint_read(
+    tiles: &mut [Tile],
+    dram: &Dram,
+    ep: Endpoint,
+    addr: u64,
+    buf: &mut [u8],
+    now: u64,
+) -> Result<(), (ErrorKind, String)> {
+    match ep {
+        Endpoint::Tile(i) => match tiles.get_mut(usize::from(i)) {
+            Some(t) => t
+                .noc_read(addr, buf, now)
+                .map_err(|m| (ErrorKind::Unimplemented, m)),
+            None => Err((ErrorKind::Unmapped, "no such tile".into())),
+        },
+        Endpoint::Dram(ch) => dram
+            .read(usize::from(ch), addr, buf)
+            .map_err(|e| (ErrorKind::AccessRule, e.to_string())),
+        Endpoint::Pcie if addr >= NOC_HOST_WINDOW => Err((
+            ErrorKind::Unimplemented,
+            "host reads of the PCIe tile's NoC-to-host window are not modelled".into(),
+        )),
+        Endpoint::Pcie => Err((ErrorKind::Unimplemented, pcie_unmodelled(addr))),
+        Endpoint::None => Err((
+            ErrorKind::Unmapped,
+            "nothing bhemu models there (ARC, Ethernet, L2CPU, or off the grid)".into(),
+        )),
+    }
+}
+
+/// The write counterpart of [`endpoint_read`].
+fn endpoint_write(
+    tiles: &mut [Tile],
+    dram: &mut Dram,
+    ep: Endpoint,
+    addr: u64,
+    data: &[u8],
+    now: u64,
+) -> Result<(), (ErrorKind, String)> {
+    match ep {
+        Endpoint::Tile(i) => match tiles.get_mut(usize::from(i)) {
+            Some(t) => t
+                .noc_write(addr, data, now)
+                .map_err(|m| (ErrorKind::Unimplemented, m)),
+            None => Err((ErrorKind::Unmapped, "no such tile".into())),
+        },
+        Endpoint::Dram(ch) => dram
+            .write(usize::from(ch), addr, data)
+            .map_err(|e| (ErrorKind::AccessRule, e.to_string())),
+        Endpoint::Pcie => Err((ErrorKind::Unimplemented, pcie_unmodelled(addr))),
+        Endpoint::None => Err((
+            ErrorKind::Unmapped,
+            "nothing bhemu models there (ARC, Ethernet, L2CPU, or off the grid)".into(),
+        )),
+    }
+}
+
+fn pcie_unmodelled(addr: u64) -> String {
+    if addr >= NOC_HOST_WINDOW {
+        "bhemu models no PCIe endpoint: accesses to host memory from the chip are not modelled"
+            .into()
+    } else {
+        "bhemu does not model the PCIe tile's own memory".into()
+    }
+}
+
+/// A tile's NIU registers from the host: 4-byte aligned words inside the two NIU windows
+/// `0xFFB2_0000..0xFFB4_0000` (MemoryMap.md).
+fn niu_word(addr: u64, len: usize) -> Option<u32> {
+    let a = u32::try_from(addr).ok()?;
+    (len == 4 && a % 4 == 0 && decode_niu_address(a).is_some()).then_some(a)
 }
 
 impl NocEndpoints for Ends<'_> {
     fn read(&mut self, node: NodeId, addr: u64, buf: &mut [u8]) -> Result<(), NocError> {
-        match self.endpoint(node) {
-            Endpoint::Tile(i) => match self.tiles.get_mut(usize::from(i)) {
-                Some(t) => t
-                    .noc_read(addr, buf, self.now)
-                    .map_err(|r| access(node, addr, buf.len(), r)),
-                None => Err(access(node, addr, buf.len(), "no such tile".into())),
-            },
-            Endpoint::Dram(ch) => self
-                .dram
-                .read(usize::from(ch), addr, buf)
-                .map_err(|e| access(node, addr, buf.len(), e.to_string())),
-            Endpoint::Pcie => Err(access(
-                node,
-                addr,
-                buf.len(),
-                "bhemu does not model the PCIe tile's memory yet".into(),
-            )),
-            Endpoint::None => Err(NocError::BadCoordinate {
+        let ep = endpoint_at(self.endpoints, node);
+        if ep == Endpoint::None {
+            return Err(NocError::BadCoordinate {
                 x: node.x,
                 y: node.y,
-            }),
+            });
         }
+        endpoint_read(self.tiles, self.dram, ep, addr, buf, self.now)
+            .map_err(|(_, r)| access(node, addr, buf.len(), r))
     }
 
     fn write(&mut self, node: NodeId, addr: u64, data: &[u8]) -> Result<(), NocError> {
-        match self.endpoint(node) {
-            Endpoint::Tile(i) => match self.tiles.get_mut(usize::from(i)) {
-                Some(t) => t
-                    .noc_write(addr, data, self.now)
-                    .map_err(|r| access(node, addr, data.len(), r)),
-                None => Err(access(node, addr, data.len(), "no such tile".into())),
-            },
-            Endpoint::Dram(ch) => self
-                .dram
-                .write(usize::from(ch), addr, data)
-                .map_err(|e| access(node, addr, data.len(), e.to_string())),
-            Endpoint::Pcie => Err(access(
-                node,
-                addr,
-                data.len(),
-                "bhemu does not model the PCIe tile's memory yet".into(),
-            )),
-            Endpoint::None => Err(NocError::BadCoordinate {
+        let ep = endpoint_at(self.endpoints, node);
+        if ep == Endpoint::None {
+            return Err(NocError::BadCoordinate {
                 x: node.x,
                 y: node.y,
-            }),
+            });
         }
+        endpoint_write(self.tiles, self.dram, ep, addr, data, self.now)
+            .map_err(|(_, r)| access(node, addr, data.len(), r))
     }
 
     fn atomic(&mut self, node: NodeId, addr: u64, op: &AtomicOp) -> Result<u32, NocError> {
@@ -296,6 +369,126 @@ impl Chip {
         }
     }
 
+    /// Whether the chip routes NoC coordinates through the translation tables. Always true:
+    /// every NIU comes out of reset with `NIU_CFG_0` bit 14 (coordinate translation) set, as
+    /// tt-metal's firmware expects (`COORDINATE_VIRTUALIZATION_ENABLED`, MemoryMap.md
+    /// "NIU_CFG_0"), and the routing table speaks translated coordinates.
+    pub fn translation_enabled(&self) -> bool {
+        true
+    }
+
+    /// The endpoint a host access on `noc` at (`x`, `y`) lands on, and its canonical
+    /// (translated) id, or an `Unmapped` error naming the coordinate.
+    ///
+    /// Coordinates are those UMD's SoC descriptor hands the host: translated ones (Tensix
+    /// x 1–7, 10–16, y 2–11; DRAM x 17–18, y 12–23; PCIe (19, 24)), and the raw NOC0 aliases
+    /// of DRAM ports and PCIe tiles (blackhole_140_arch.yaml). On NoC 1, coordinates inside the
+    /// 17 × 12 grid are NoC 1's own numbering, mirrored onto NoC 0 ((x, y) on NoC 1 is
+    /// (16−x, 11−y) on NoC 0, Coordinates.md); coordinates outside it (translated DRAM and
+    /// PCIe) are the same on both NoCs.
+    fn host_endpoint(
+        &self,
+        noc: NocIndex,
+        x: u32,
+        y: u32,
+    ) -> Result<(NodeId, Endpoint), ChipError> {
+        let (gw, gh) = (u32::from(NOC_GRID_X), u32::from(NOC_GRID_Y));
+        let (x0, y0) = match noc {
+            NocIndex::Noc1 if x < gw && y < gh => (gw - 1 - x, gh - 1 - y),
+            _ => (x, y),
+        };
+        let unmapped = || {
+            ChipError::new(
+                ErrorKind::Unmapped,
+                format!(
+                    "nothing bhemu models at NOC0 ({x0},{y0}) (ARC, Ethernet, L2CPU, or off the grid)"
+                ),
+            )
+            .at_cycle(self.cycle)
+        };
+        if PCIE_RAW_TILES.contains(&(x0, y0)) {
+            let id = bhemu_noc::coord::PCIE_TRANSLATED;
+            return Ok((id, Endpoint::Pcie));
+        }
+        let (Ok(xb), Ok(yb)) = (u8::try_from(x0), u8::try_from(y0)) else {
+            return Err(unmapped());
+        };
+        // The topology resolves translated coordinates and the raw aliases of DRAM ports to
+        // the node's canonical translated id, the one NoC transactions are delivered to.
+        let id = match self.noc.topology().node(NodeId::new(xb, yb)) {
+            Ok(info) => info.id,
+            Err(_) => return Err(unmapped()),
+        };
+        match endpoint_at(&self.endpoints, id) {
+            Endpoint::None => Err(unmapped()),
+            ep => Ok((id, ep)),
+        }
+    }
+
+    /// A host read (PCIe TLB window, `libttsim_tile_rd_bytes`) of `buf.len()` bytes at `addr`
+    /// of the node at (`x`, `y`) on `noc` (coordinates as in UMD's SoC descriptor, see
+    /// `host_endpoint`). It reaches exactly what a NoC read arriving at that node reaches —
+    /// a tile's NoC face (L1, debug/control registers, local-RAM slow path), a DRAM channel
+    /// by any of its ports — plus, from the host only, a tile's two NIU register windows
+    /// `0xFFB2_0000..0xFFB4_0000` (4-byte aligned words), which the NoC fabric itself cannot
+    /// reach while it is delivering. The access is instantaneous: no cycle passes.
+    ///
+    /// Errors: `Unmapped` (nothing modelled at the node), `Unimplemented` (the node is
+    /// modelled but not that address; PCIe tile reads), `AccessRule` (DRAM bounds). The chip
+    /// does not apply its strictness here: the caller decides whether to fault or answer zero.
+    pub fn host_read(
+        &mut self,
+        noc: NocIndex,
+        x: u32,
+        y: u32,
+        addr: u64,
+        buf: &mut [u8],
+    ) -> Result<(), ChipError> {
+        let (id, ep) = self.host_endpoint(noc, x, y)?;
+        let now = self.cycle;
+        let r = match (ep, niu_word(addr, buf.len())) {
+            (Endpoint::Tile(_), Some(a)) => self
+                .noc
+                .tile_mmio_read(id, a)
+                .map(|v| buf.copy_from_slice(&v.to_le_bytes()))
+                .map_err(|e| (ErrorKind::Unimplemented, e.to_string())),
+            _ => endpoint_read(&mut self.tiles, &self.dram, ep, addr, buf, now),
+        };
+        r.map_err(|(kind, m)| host_error(kind, m, id, ep, addr, now))
+    }
+
+    /// A host write of `data` at `addr` of the node at (`x`, `y`) on `noc`; routing as
+    /// [`Chip::host_read`]. A write at or above [`NOC_HOST_WINDOW`] on the PCIe tile is the
+    /// NoC-to-host window (docs/tt-umd-sim-interface.md §4): the chip returns
+    /// [`HostWrite::ToHost`] and the caller delivers it to host memory.
+    pub fn host_write(
+        &mut self,
+        noc: NocIndex,
+        x: u32,
+        y: u32,
+        addr: u64,
+        data: &[u8],
+    ) -> Result<HostWrite, ChipError> {
+        let (id, ep) = self.host_endpoint(noc, x, y)?;
+        let now = self.cycle;
+        let r = match (ep, niu_word(addr, data.len())) {
+            (Endpoint::Pcie, _) if addr >= NOC_HOST_WINDOW => {
+                return Ok(HostWrite::ToHost {
+                    addr: addr - NOC_HOST_WINDOW,
+                })
+            }
+            (Endpoint::Tile(_), Some(a)) => {
+                let v = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
+                self.noc
+                    .tile_mmio_write(id, a, v)
+                    .map_err(|e| (ErrorKind::AccessRule, e.to_string()))
+            }
+            _ => endpoint_write(&mut self.tiles, &mut self.dram, ep, addr, data, now),
+        };
+        r.map(|()| HostWrite::Done)
+            .map_err(|(kind, m)| host_error(kind, m, id, ep, addr, now))
+    }
+
     /// Host write to L1 of tile (x, y).
     pub fn write_l1(&mut self, x: u8, y: u8, addr: u64, data: &[u8]) -> Result<(), ChipError> {
         self.tile_or_err(x, y)?.write_l1(addr, data)
@@ -312,4 +505,21 @@ impl Chip {
         let now = self.cycle;
         self.tile_or_err(x, y)?.read_reg(addr, now)
     }
+}
+
+/// A host access's error: kind, sentence, the tile (for tiles) and the cycle.
+fn host_error(
+    kind: ErrorKind,
+    message: String,
+    id: NodeId,
+    ep: Endpoint,
+    addr: u64,
+    now: u64,
+) -> ChipError {
+    let mut e = ChipError::new(kind, message).at_cycle(now);
+    if let Endpoint::Tile(_) = ep {
+        e.loc.tile = Some((id.x, id.y));
+    }
+    e.loc.addr = u32::try_from(addr).ok();
+    e
 }

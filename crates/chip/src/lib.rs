@@ -13,7 +13,8 @@ pub mod grid;
 pub mod host;
 pub mod tile;
 
+pub use bhemu_noc::NocIndex;
 pub use bhemu_noc::Timing;
-pub use chip::{Chip, ChipConfig};
+pub use chip::{Chip, ChipConfig, HostWrite, NOC_HOST_WINDOW};
 pub use error::{ChipError, ErrorKind, Location};
 pub use tile::{Core, CoreState, Strictness, Tile};

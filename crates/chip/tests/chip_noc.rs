@@ -207,3 +207,36 @@ fn blocked_chip_is_quiescent() {
     );
     assert!(c.quiescent());
 }
+
+/// `Chip::host_read`/`host_write` route as a NoC request arriving at the node: DRAM channel 0 by
+/// its NOC0 ports (0,0), (0,1) and translated (17,12) (blackhole_140_arch.yaml, REFERENCES §4);
+/// NoC 1 (15, 9) is NoC 0 (1, 2) (Coordinates.md); a tile's NIU window `NOC_ID_LOGICAL`
+/// (MemoryMap.md); the PCIe tile's NoC-to-host window (docs/tt-umd-sim-interface.md §4).
+#[test]
+fn host_accesses_route_like_noc_requests() {
+    use bhemu_chip::{HostWrite, NocIndex, NOC_HOST_WINDOW};
+    let mut chip = Chip::new(&ChipConfig::default()).unwrap();
+    assert!(chip.translation_enabled());
+    let w = chip.host_write(NocIndex::Noc0, 0, 0, 0x100, &[1, 2, 3, 4]);
+    assert_eq!(w, Ok(HostWrite::Done));
+    for (x, y) in [(0, 1), (17, 12)] {
+        let mut b = [0u8; 4];
+        assert!(chip.host_read(NocIndex::Noc0, x, y, 0x100, &mut b).is_ok());
+        assert_eq!(b, [1, 2, 3, 4], "({x},{y})");
+    }
+    assert!(chip.host_write(NocIndex::Noc1, 15, 9, 0x40, &[7]).is_ok());
+    let mut b = [0u8; 1];
+    assert!(chip.read_l1(1, 2, 0x40, &mut b).is_ok());
+    assert_eq!(b, [7]);
+    let mut b = [0u8; 4];
+    assert!(chip
+        .host_read(NocIndex::Noc0, 3, 4, 0xFFB2_0000 + 0x100 + 4 * 0x12, &mut b)
+        .is_ok());
+    assert_eq!(u32::from_le_bytes(b), (4 << 6) | 3);
+    assert_eq!(
+        chip.host_write(NocIndex::Noc0, 11, 0, NOC_HOST_WINDOW + 8, &[1]),
+        Ok(HostWrite::ToHost { addr: 8 })
+    );
+    let e = chip.host_read(NocIndex::Noc0, 8, 0, 0, &mut b).unwrap_err(); // ARC
+    assert_eq!(e.kind, ErrorKind::Unmapped);
+}

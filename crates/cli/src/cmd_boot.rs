@@ -14,8 +14,11 @@
 //! so launching is an option of `boot`.)
 //!
 //! Output: simulated cycles and wall time of each phase; with `--verbose` or on a cycle limit a
-//! map of the tiles (`.` DONE, `x` not DONE, blank not selected). On a cycle limit, every unfinished tile is listed with
-//! each core's state (reset/running/stalled/halted/faulted), pc and last MMIO access.
+//! map of the tiles (`.` DONE, `x` not DONE, blank not selected). On a cycle limit, the
+//! unfinished tiles are reported with each core's state (reset/running/stalled/halted/faulted),
+//! pc and last MMIO access; tiles stuck in the same place are grouped into one entry listing
+//! their coordinates, and only a tile alone in its group (or every tile, with `--verbose`) gets
+//! the full detail (value and cycle of the last MMIO access).
 //!
 //! Exit status: 0 every tile DONE; 2 bad input or an emulation error; 3 cycle limit reached.
 use std::io::Write as _;
@@ -24,7 +27,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bhemu_chip::elf::ElfImage;
-use bhemu_chip::host::{self, Firmware, Kernel, RunReport};
+use bhemu_chip::host::{self, CoreStatus, Firmware, Kernel, RunReport, TileStatus};
 use bhemu_chip::{grid, Chip, ChipConfig, Strictness, Timing};
 
 use crate::CliError;
@@ -129,34 +132,118 @@ fn report(phase: &str, r: &RunReport, verbose: bool, max_cycles: u64) {
     }
     if !r.finished {
         println!("{phase}: cycle limit ({max_cycles}) reached; unfinished tiles:");
+        print!("{}", unfinished_report(r, verbose));
+    }
+}
+
+/// Tiles listed per line in a group's header.
+const TILES_PER_LINE: usize = 12;
+
+/// One core's line in full: state, pc and the last MMIO access with its value and cycle.
+fn core_line(c: &CoreStatus) -> String {
+    let last = match c.last_mmio {
+        Some(m) => format!(
+            "last MMIO: {} 0x{:08x} ({} B) = 0x{:08x} at pc 0x{:08x}, cycle {}{}",
+            if m.write { "store" } else { "load" },
+            m.addr,
+            m.width,
+            m.value,
+            m.pc,
+            m.cycle,
+            if m.stalled { " (stalled)" } else { "" }
+        ),
+        None => "no MMIO access".to_string(),
+    };
+    format!(
+        "    {:7} {:8} pc 0x{:08x}  {last}",
+        c.core.name(),
+        c.state.name(),
+        c.pc
+    )
+}
+
+/// What tiles of a group share: go signal, sync word and per core the state, pc and last MMIO
+/// access — without the value and cycle of that access, which differ between tiles doing the
+/// same thing (a load of the tile's own coordinates, a poll a few cycles apart).
+fn group_key(t: &TileStatus) -> Vec<String> {
+    let mut v = vec![format!(
+        "    go signal 0x{:02x}, sync word 0x{:08x}",
+        t.go_signal, t.sync
+    )];
+    for c in &t.cores {
+        let last = match c.last_mmio {
+            Some(m) => format!(
+                "last MMIO: {} 0x{:08x} ({} B) at pc 0x{:08x}{}",
+                if m.write { "store" } else { "load" },
+                m.addr,
+                m.width,
+                m.pc,
+                if m.stalled { " (stalled)" } else { "" }
+            ),
+            None => "no MMIO access".to_string(),
+        };
+        v.push(format!(
+            "    {:7} {:8} pc 0x{:08x}  {last}",
+            c.core.name(),
+            c.state.name(),
+            c.pc
+        ));
+    }
+    v
+}
+
+/// The unfinished tiles after a cycle limit. A hang usually leaves most tiles stuck in the same
+/// place, so tiles with the same key ([`group_key`]) form one entry listing their coordinates
+/// and the shared per-core lines (140 tiles × 6 lines would bury the one tile that differs). A
+/// group of one, or every tile with `verbose`, gets the full per-tile detail.
+fn unfinished_report(r: &RunReport, verbose: bool) -> String {
+    let mut s = String::new();
+    if verbose {
         for t in r.unfinished() {
-            println!(
-                "  tile ({},{}): go signal 0x{:02x}, sync word 0x{:08x}",
-                t.x, t.y, t.go_signal, t.sync
-            );
-            for c in &t.cores {
-                let last = match c.last_mmio {
-                    Some(m) => format!(
-                        "last MMIO: {} 0x{:08x} ({} B) = 0x{:08x} at pc 0x{:08x}, cycle {}{}",
-                        if m.write { "store" } else { "load" },
-                        m.addr,
-                        m.width,
-                        m.value,
-                        m.pc,
-                        m.cycle,
-                        if m.stalled { " (stalled)" } else { "" }
-                    ),
-                    None => "no MMIO access".to_string(),
-                };
-                println!(
-                    "    {:7} {:8} pc 0x{:08x}  {last}",
-                    c.core.name(),
-                    c.state.name(),
-                    c.pc
-                );
-            }
+            s.push_str(&tile_detail(t));
+        }
+        return s;
+    }
+    let mut groups: Vec<(Vec<String>, Vec<&TileStatus>)> = Vec::new();
+    for t in r.unfinished() {
+        let key = group_key(t);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, tiles)) => tiles.push(t),
+            None => groups.push((key, vec![t])),
         }
     }
+    for (key, tiles) in &groups {
+        if let [t] = tiles.as_slice() {
+            s.push_str(&tile_detail(t));
+            continue;
+        }
+        s.push_str(&format!("  {} tiles:", tiles.len()));
+        for (i, t) in tiles.iter().enumerate() {
+            if i > 0 && i % TILES_PER_LINE == 0 {
+                s.push_str("\n   ");
+            }
+            s.push_str(&format!(" ({},{})", t.x, t.y));
+        }
+        s.push('\n');
+        for line in key {
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// One tile in full: go signal, sync word, and a line per core.
+fn tile_detail(t: &TileStatus) -> String {
+    let mut s = format!(
+        "  tile ({},{}): go signal 0x{:02x}, sync word 0x{:08x}\n",
+        t.x, t.y, t.go_signal, t.sync
+    );
+    for c in &t.cores {
+        s.push_str(&core_line(c));
+        s.push('\n');
+    }
+    s
 }
 
 fn err(e: impl std::fmt::Display) -> CliError {
@@ -226,5 +313,71 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
 fn print_warnings(chip: &mut Chip) {
     for w in chip.take_warnings() {
         eprintln!("bhemu: warning: {w}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bhemu_chip::tile::MmioAccess;
+    use bhemu_chip::{Core, CoreState};
+
+    fn tile(x: u8, y: u8, brisc_pc: u32, value: u32, cycle: u64) -> TileStatus {
+        let cores = Core::ALL
+            .iter()
+            .map(|&core| CoreStatus {
+                core,
+                state: if core == Core::Brisc {
+                    CoreState::Running
+                } else {
+                    CoreState::Reset
+                },
+                pc: if core == Core::Brisc { brisc_pc } else { 0 },
+                releases: 1,
+                last_mmio: (core == Core::Brisc).then_some(MmioAccess {
+                    pc: brisc_pc,
+                    addr: 0xFFB2_0148,
+                    width: 4,
+                    write: false,
+                    value,
+                    cycle,
+                    stalled: false,
+                }),
+            })
+            .collect();
+        TileStatus {
+            x,
+            y,
+            go_signal: 0x80,
+            sync: 0,
+            done: false,
+            cores,
+        }
+    }
+
+    /// Tiles stuck at the same pcs and MMIO access (values and cycles may differ) share one
+    /// entry listing them; a tile alone in its group keeps the full detail; --verbose lists all.
+    #[test]
+    fn cycle_limit_report_groups_tiles_stuck_in_the_same_place() {
+        let r = RunReport {
+            cycles: 100,
+            wall: Duration::ZERO,
+            finished: false,
+            tiles: vec![
+                tile(1, 2, 0x4dec, 0x81, 10),
+                tile(2, 2, 0x4dec, 0x82, 11),
+                tile(3, 2, 0x4e00, 0x83, 12),
+            ],
+        };
+        let s = unfinished_report(&r, false);
+        assert!(s.contains("  2 tiles: (1,2) (2,2)\n"), "{s}");
+        assert_eq!(s.matches("running  pc 0x00004dec").count(), 1, "{s}");
+        assert!(s.contains("  tile (3,2): go signal 0x80"), "{s}");
+        assert!(s.contains("= 0x00000083 at pc 0x00004e00, cycle 12"), "{s}");
+        assert!(!s.contains("tile (1,2)"), "{s}");
+        // 1 header + 6 shared lines, then 6 lines of detail for (3,2).
+        assert_eq!(s.lines().count(), 13, "{s}");
+        let v = unfinished_report(&r, true);
+        assert_eq!(v.matches("  tile (").count(), 3, "{v}");
     }
 }

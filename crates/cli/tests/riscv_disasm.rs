@@ -119,7 +119,7 @@ fn compare(name: &str) -> Vec<String> {
 fn compare_elf(name: &str, elf: &std::path::Path) -> Vec<String> {
     let ours = bhemu()
         .args(["disasm", "--riscv"])
-        .arg(&elf)
+        .arg(elf)
         .output()
         .expect("run bhemu disasm");
     assert!(
@@ -129,7 +129,7 @@ fn compare_elf(name: &str, elf: &std::path::Path) -> Vec<String> {
     );
     let theirs = std::process::Command::new(CROSS_OBJDUMP)
         .arg("-d")
-        .arg(&elf)
+        .arg(elf)
         .output()
         .expect("run objdump");
     assert!(theirs.status.success());

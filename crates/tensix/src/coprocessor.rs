@@ -193,6 +193,18 @@ impl Coprocessor {
         Ok(r)
     }
 
+    /// RISCV T`thread` entered soft reset: the Tensix instructions in its MOP expander and in
+    /// the FIFO preceding it are discarded (SoftReset.md "RISCV soft reset"). The page names
+    /// only those two, so instructions BRISC pushed for the thread (which bypass the MOP
+    /// expander), the replay expander and the Wait Gate are left alone. An out-of-range thread
+    /// is ignored.
+    pub fn reset_thread_frontend(&mut self, thread: usize) {
+        if let Some(th) = self.threads.get_mut(thread) {
+            th.fifo.clear();
+            th.mop.abort();
+        }
+    }
+
     /// Write `MopCfg[i]` of `thread` (MMIO 0xFFB80000 + 4i, routed by the writing TRISC).
     pub fn write_mop_cfg(
         &mut self,

@@ -33,6 +33,13 @@ impl Fifo {
         }
     }
 
+    /// Discards every queued instruction (a TRISC entering soft reset, SoftReset.md).
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = None);
+        self.head = 0;
+        self.len = 0;
+    }
+
     pub fn capacity(&self) -> usize {
         self.slots.len()
     }

@@ -102,6 +102,15 @@ impl MopExpander {
         self.mask_hi
     }
 
+    /// Abandons the running expansion, if any (a TRISC entering soft reset discards the
+    /// instructions in its MOP expander, SoftReset.md "RISCV soft reset"). `MopCfg` and the
+    /// `MOP_CFG` mask are configuration, not instructions, so they are kept.
+    pub fn abort(&mut self) {
+        self.exp = None;
+        self.next = None;
+        self.penalty_at = None;
+    }
+
     /// True while an expansion is in progress (qstatus bit 1 / mop_sync).
     pub fn expanding(&self) -> bool {
         self.exp.is_some()

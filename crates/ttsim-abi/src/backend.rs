@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use crate::error::{BackendError, ErrorKind, Where};
 
 /// NoC addresses at and above this bit reach host memory through a PCIe tile's outbound iATU
-/// (`get_pcie_base_for_arch` = 4 << 58, docs/tt-umd-sim-interface.md §4).
-pub const NOC_HOST_WINDOW: u64 = 1 << 60;
+/// (`get_pcie_base_for_arch` = 4 << 58, docs/tt-umd-sim-interface.md §4). The chip's own
+/// constant, so that the PCIe face and the chip's routing agree.
+pub const NOC_HOST_WINDOW: u64 = bhemu_chip::NOC_HOST_WINDOW;
 
 /// How strictly unmodelled or undefined accesses are treated (env `BHEMU_MMIO`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

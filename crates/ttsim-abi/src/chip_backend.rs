@@ -2,31 +2,17 @@
 //! (`bhemu_chip::Chip`: 140 Tensix tiles, 8 DRAM channels behind 24 ports, the NoC).
 //! [`crate::make_backend`] builds it for `libttsim_init`.
 //!
-//! What a host access through a TLB window (or `libttsim_tile_*`) reaches, by node:
+//! A host access through a TLB window (or `libttsim_tile_*`) is handed to
+//! [`Chip::host_read`] / [`Chip::host_write`], which route it exactly as a NoC request arriving
+//! at that node (tile NoC face, DRAM by NOC0 or translated coordinates, NoC 1 mirrored onto
+//! NoC 0) plus the tiles' NIU register windows; see there. This adapter only adds the host's
+//! side: the NoC index check, a PCIe-tile write at or above 2⁶⁰ becoming a
+//! [`HostRequest::Write`] (the NoC-to-host window through the outbound iATU,
+//! docs/tt-umd-sim-interface.md §4), and the strict/permissive answer to an access the chip
+//! refuses.
 //!
-//! * **Tensix tile** (translated x 1–7, 10–16, y 2–11, which on an unharvested chip are also
-//!   its NOC0 coordinates): the tile's NoC face (`Tile::noc_read`/`noc_write`): L1
-//!   (0–0x17_FFFF), the debug/control registers from 0xFFB1_2000 (soft reset 0xFFB1_21B0,
-//!   4-byte accesses), the local-RAM slow path 0xFFB1_4000.., and here additionally the
-//!   tile's two NIU register windows 0xFFB2_0000..0xFFB4_0000 (4-byte accesses,
-//!   `Noc::tile_mmio_read/write`).
-//! * **DRAM**: channel c's 4 GiB, by either coordinate a DRAM port has:
-//!   the NOC0 ones UMD's descriptor hands out (x 0/9, docs/tt-umd-sim-interface.md §7-8) or the
-//!   translated ones the firmware uses (x 17–18, y 12–23, REFERENCES §4). All three ports of a
-//!   channel reach the same memory.
-//! * **PCIe tile** (NOC0 (2,0) and (11,0), translated (19,24)): a write at or above 2⁶⁰ becomes
-//!   a [`HostRequest::Write`] (the NoC-to-host window through the outbound iATU, §4). Host reads
-//!   there, and any other PCIe address, are `Unimplemented`.
-//! * Anything else (ARC, Ethernet, L2CPU, off-grid): `Unmapped` in strict mode.
-//!
-//! NoC 1: coordinates inside the 17 × 12 grid are NoC 1's own (raw) numbering and are mirrored
-//! onto NoC 0 ((x, y) on NoC 1 is (16−x, 11−y) on NoC 0, Coordinates.md), which is what UMD's
-//! translation-off descriptor hands out for NoC 1; translated DRAM coordinates (x ≥ 17) are the
-//! same on both NoCs.
-//!
-//! Time: [`SimBackend::clock`] is `Chip::clock`, nothing else advances it. NIU_CFG_0 bit 14
-//! reads 1: the chip routes with coordinate translation on, as the firmware expects
-//! (`NIU_CFG_0_NOC_ID_TRANSLATE_EN`, crates/noc).
+//! Time: [`SimBackend::clock`] is `Chip::clock`, nothing else advances it. Translation is
+//! [`Chip::translation_enabled`] (NIU_CFG_0 bit 14 reads 1, as the firmware expects).
 //!
 //! Power-on: every tile's soft reset `0xFFB1_21B0` reads 0x47800 (all five cores held,
 //! docs/tt-umd-sim-interface.md §5), so nothing runs out of uninitialised L1.
@@ -41,35 +27,13 @@
 //! cores, with one warning per node and address on stderr.
 use std::collections::HashSet;
 
-use bhemu_chip::{Chip, ChipConfig, ChipError, Strictness};
-use bhemu_noc::coord::PCIE_TRANSLATED;
-use bhemu_noc::{decode_niu_address, NodeId, NodeKind};
+use bhemu_chip::{Chip, ChipConfig, ChipError, HostWrite, NocIndex, Strictness};
 
-use crate::backend::{BackendConfig, HostRequest, MmioMode, SimBackend, NOC_HOST_WINDOW};
+use crate::backend::{BackendConfig, HostRequest, MmioMode, SimBackend};
 use crate::error::{BackendError, ErrorKind, Where};
-
-/// NoC grid of Blackhole: 17 × 12 routers (REFERENCES §4).
-const GRID_W: u32 = 17;
-const GRID_H: u32 = 12;
-
-/// PCIe tiles at NOC0 (2,0) and (11,0) (blackhole_140_arch.yaml; docs/tt-umd-sim-interface.md §7),
-/// and the translated PCIe coordinate (Coordinates.md).
-fn is_pcie(x: u32, y: u32) -> bool {
-    matches!((x, y), (2, 0) | (11, 0))
-        || (x, y) == (u32::from(PCIE_TRANSLATED.x), u32::from(PCIE_TRANSLATED.y))
-}
 
 /// Most permissive-mode warnings printed before they are only counted.
 const MAX_WARNINGS: usize = 50;
-
-/// What a host access at a node reaches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Node {
-    Tile(u8, u8),
-    Dram(usize),
-    Pcie,
-    Nothing,
-}
 
 pub struct ChipBackend {
     chip: Chip,
@@ -107,30 +71,12 @@ impl ChipBackend {
         &mut self.chip
     }
 
-    /// NoC 1 in-grid coordinates → NoC 0; then what sits there.
-    fn resolve(&self, noc: u8, x: u32, y: u32) -> Result<(u32, u32, Node), String> {
-        let (x0, y0) = match noc {
-            0 => (x, y),
-            1 if x < GRID_W && y < GRID_H => (GRID_W - 1 - x, GRID_H - 1 - y),
-            1 => (x, y),
-            _ => return Err(format!("there is no NoC {noc}")),
-        };
-        if is_pcie(x0, y0) {
-            return Ok((x0, y0, Node::Pcie));
-        }
-        let (Ok(xb), Ok(yb)) = (u8::try_from(x0), u8::try_from(y0)) else {
-            return Ok((x0, y0, Node::Nothing));
-        };
-        // The topology knows translated coordinates and the raw NOC0 aliases of DRAM ports.
-        let node = match self.chip.noc().topology().node(NodeId::new(xb, yb)) {
-            Ok(info) => match info.kind {
-                NodeKind::Tensix { .. } => Node::Tile(info.id.x, info.id.y),
-                NodeKind::Dram { bank, .. } => Node::Dram(usize::from(bank)),
-                NodeKind::Pcie => Node::Pcie,
-            },
-            Err(_) => Node::Nothing,
-        };
-        Ok((x0, y0, node))
+    /// NoC index of the ABI → the chip's, or an `Unmapped` error.
+    fn noc_index(&self, noc: u8, at: Where) -> Result<NocIndex, BackendError> {
+        NocIndex::from_index(usize::from(noc)).map_err(|_| {
+            BackendError::new(ErrorKind::Unmapped, at, format!("there is no NoC {noc}"))
+                .at_cycle(self.chip.cycle())
+        })
     }
 
     /// Permissive answer to an access bhemu cannot honour: note it once per (node, address).
@@ -139,7 +85,7 @@ impl ChipBackend {
             self.warnings += 1;
             if self.warnings <= MAX_WARNINGS {
                 eprintln!(
-                    "bhemu: warning: {what} at NoC0 ({x},{y}) address {addr:#x} (BHEMU_MMIO=permissive: reads 0, writes dropped)"
+                    "bhemu: warning: {what} at NoC ({x},{y}) address {addr:#x} (BHEMU_MMIO=permissive: reads 0, writes dropped)"
                 );
             } else if self.warnings == MAX_WARNINGS + 1 {
                 eprintln!("bhemu: warning: further permissive-mode warnings are not shown");
@@ -194,10 +140,14 @@ fn chip_error(e: ChipError, call: &'static str) -> BackendError {
     b
 }
 
-/// A tile's NIU registers by host access: 4-byte aligned words only.
-fn niu_word(addr: u64, len: usize) -> Option<u32> {
-    let a = u32::try_from(addr).ok()?;
-    (len == 4 && a % 4 == 0 && decode_niu_address(a).is_some()).then_some(a)
+/// The chip's kind of a refused host access → the ABI's.
+fn host_kind(kind: bhemu_chip::ErrorKind) -> ErrorKind {
+    match kind {
+        bhemu_chip::ErrorKind::Unmapped => ErrorKind::Unmapped,
+        bhemu_chip::ErrorKind::Unimplemented => ErrorKind::Unimplemented,
+        bhemu_chip::ErrorKind::AccessRule => ErrorKind::AccessRule,
+        _ => ErrorKind::Chip,
+    }
 }
 
 impl SimBackend for ChipBackend {
@@ -210,55 +160,11 @@ impl SimBackend for ChipBackend {
         dst: &mut [u8],
     ) -> Result<(), BackendError> {
         let at = Where::node(noc, x, y, addr, dst.len());
-        let (x0, y0, node) = match self.resolve(noc, x, y) {
-            Ok(r) => r,
-            Err(m) => {
-                return Err(
-                    BackendError::new(ErrorKind::Unmapped, at, m).at_cycle(self.chip.cycle())
-                )
-            }
-        };
-        let now = self.chip.cycle();
-        let r: Result<(), (ErrorKind, String)> = match node {
-            Node::Tile(tx, ty) => {
-                let niu = niu_word(addr, dst.len());
-                let chip = &mut self.chip;
-                match niu {
-                    Some(a) => chip
-                        .noc_mut()
-                        .tile_mmio_read(NodeId::new(tx, ty), a)
-                        .map(|v| dst.copy_from_slice(&v.to_le_bytes()))
-                        .map_err(|e| (ErrorKind::Unimplemented, e.to_string())),
-                    None => match chip.tile_mut(tx, ty) {
-                        Some(t) => t
-                            .noc_read(addr, dst, now)
-                            .map_err(|m| (ErrorKind::Unimplemented, m)),
-                        None => Err((ErrorKind::Unmapped, "no such tile".into())),
-                    },
-                }
-            }
-            Node::Dram(ch) => self
-                .chip
-                .dram()
-                .read(ch, addr, dst)
-                .map_err(|e| (ErrorKind::AccessRule, e.to_string())),
-            Node::Pcie => Err((
-                ErrorKind::Unimplemented,
-                if addr >= NOC_HOST_WINDOW {
-                    "host reads of the PCIe tile's NoC-to-host window are not modelled".into()
-                } else {
-                    "bhemu does not model the PCIe tile's own memory".into()
-                },
-            )),
-            Node::Nothing => Err((
-                ErrorKind::Unmapped,
-                format!("nothing bhemu models at NOC0 ({x0},{y0}) (ARC, Ethernet, L2CPU, or off the grid)"),
-            )),
-        };
-        match r {
+        let n = self.noc_index(noc, at)?;
+        match self.chip.host_read(n, x, y, addr, dst) {
             Ok(()) => Ok(()),
-            Err((kind, msg)) => {
-                self.refuse(kind, at, msg, (x0, y0), addr)?;
+            Err(e) => {
+                self.refuse(host_kind(e.kind), at, e.message, (x, y), addr)?;
                 dst.fill(0);
                 Ok(())
             }
@@ -274,57 +180,17 @@ impl SimBackend for ChipBackend {
         src: &[u8],
     ) -> Result<(), BackendError> {
         let at = Where::node(noc, x, y, addr, src.len());
-        let (x0, y0, node) = match self.resolve(noc, x, y) {
-            Ok(r) => r,
-            Err(m) => {
-                return Err(
-                    BackendError::new(ErrorKind::Unmapped, at, m).at_cycle(self.chip.cycle())
-                )
-            }
-        };
-        let now = self.chip.cycle();
-        let r: Result<(), (ErrorKind, String)> = match node {
-            Node::Tile(tx, ty) => match niu_word(addr, src.len()) {
-                Some(a) => {
-                    let v = u32::from_le_bytes([src[0], src[1], src[2], src[3]]);
-                    self.chip
-                        .noc_mut()
-                        .tile_mmio_write(NodeId::new(tx, ty), a, v)
-                        .map_err(|e| (ErrorKind::AccessRule, e.to_string()))
-                }
-                None => match self.chip.tile_mut(tx, ty) {
-                    Some(t) => t
-                        .noc_write(addr, src, now)
-                        .map_err(|m| (ErrorKind::Unimplemented, m)),
-                    None => Err((ErrorKind::Unmapped, "no such tile".into())),
-                },
-            },
-            Node::Dram(ch) => self
-                .chip
-                .dram_mut()
-                .write(ch, addr, src)
-                .map_err(|e| (ErrorKind::AccessRule, e.to_string())),
-            Node::Pcie if addr >= NOC_HOST_WINDOW => {
-                // A write looped back onto the PCIe tile's NoC-to-host window goes to host memory
-                // through the outbound iATU (docs/tt-umd-sim-interface.md §4).
+        let n = self.noc_index(noc, at)?;
+        match self.chip.host_write(n, x, y, addr, src) {
+            Ok(HostWrite::Done) => Ok(()),
+            Ok(HostWrite::ToHost { addr }) => {
                 self.queued.push(HostRequest::Write {
-                    addr: addr - NOC_HOST_WINDOW,
+                    addr,
                     data: src.to_vec(),
                 });
                 Ok(())
             }
-            Node::Pcie => Err((
-                ErrorKind::Unimplemented,
-                "bhemu does not model the PCIe tile's own memory".into(),
-            )),
-            Node::Nothing => Err((
-                ErrorKind::Unmapped,
-                format!("nothing bhemu models at NOC0 ({x0},{y0}) (ARC, Ethernet, L2CPU, or off the grid)"),
-            )),
-        };
-        match r {
-            Ok(()) => Ok(()),
-            Err((kind, msg)) => self.refuse(kind, at, msg, (x0, y0), addr),
+            Err(e) => self.refuse(host_kind(e.kind), at, e.message, (x, y), addr),
         }
     }
 
@@ -339,9 +205,8 @@ impl SimBackend for ChipBackend {
         self.chip.cycle()
     }
 
-    /// The chip routes with translated coordinates (NIU_CFG_0 bit 14 set in every NIU, crates/noc).
     fn noc_translation_enabled(&self) -> bool {
-        true
+        self.chip.translation_enabled()
     }
 
     fn take_host_requests(&mut self, out: &mut Vec<HostRequest>) {
@@ -362,6 +227,7 @@ impl SimBackend for ChipBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::NOC_HOST_WINDOW;
 
     fn strict() -> ChipBackend {
         ChipBackend::new(&BackendConfig::default()).expect("chip")

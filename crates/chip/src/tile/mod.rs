@@ -342,8 +342,9 @@ impl Tile {
     // ---- soft reset -------------------------------------------------------------------
 
     /// Applies the transitions of `SOFT_RESET_0` from `old` to its current value
-    /// (SoftReset.md "RISCV soft reset"): entering reset stops the core and discards the
-    /// mailboxes it writes; leaving it starts a fresh hart (registers zero, caches empty) at the
+    /// (SoftReset.md "RISCV soft reset"): entering reset stops the core, discards the
+    /// mailboxes it writes and, for a TRISC, the Tensix instructions queued in its thread's
+    /// FIFO and MOP expander; leaving it starts a fresh hart (registers zero, caches empty) at the
     /// core's reset pc, discards a TRISC's PCBuf and clears local RAM unless disabled.
     fn apply_soft_reset(&mut self, old: u32) {
         let new = self.p.debug.soft_reset();
@@ -357,6 +358,9 @@ impl Tile {
                 }
                 if let Some(t) = core.thread() {
                     self.p.pcbufs.clear_waiting(t);
+                    // SoftReset.md "RISCV soft reset": T_i's Tensix instructions in its MOP
+                    // expander and the FIFO before it are discarded on entering reset.
+                    self.p.cp.reset_thread_frontend(t);
                 }
             } else if old & bit != 0 && new & bit == 0 {
                 let pc = self.p.debug.reset_pc(core);

@@ -410,3 +410,37 @@ fn instruction_buffer_status_when_idle() {
     assert!(run(&mut t, &mut noc, 0, 20).is_ok());
     assert_eq!(t.read_l1_u32(0x2000).ok(), Some(0x77));
 }
+
+/// SoftReset.md "RISCV soft reset": upon entering soft reset, "for RISCV T_i, any Tensix
+/// instructions either in the T_i MOP Expander or in the FIFO preceding the MOP Expander will be
+/// discarded"; other threads' queues are untouched.
+#[test]
+fn trisc_entering_soft_reset_discards_its_tensix_fifo() {
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFB1_2228, 0x400); // TRISC0_RESET_PC
+    b.extend(store(0xFFB1_222C, 0x800)); // TRISC1_RESET_PC
+    b.extend(store(0xFFB1_2234, 0b011));
+    b.extend(store(0xFFB1_21B0, 0x44000)); // release T0 and T1 (bits 12, 13)
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    // Each TRISC pushes three NOPs into its own thread, then spins.
+    for pc in [0x400, 0x800] {
+        let mut p = li(T0, 0xFFE4_0000);
+        p.extend(li(T1, 0x0200_0000));
+        p.extend([sw(T1, T0), sw(T1, T0), sw(T1, T0), spin()]);
+        load_prog(&mut t, pc, &p);
+    }
+    release_brisc(&mut t);
+    // Step only the harts, so the pushed instructions stay queued in the FIFOs.
+    for c in 0..80 {
+        assert!(t.step_cores(c, &mut noc).is_ok());
+    }
+    assert_eq!(t.coprocessor().fifo_len(0), 3);
+    assert_eq!(t.coprocessor().fifo_len(1), 3);
+    // Hold T0 in reset again (bit 12), leave T1 running.
+    assert!(t.write_reg(0xFFB1_21B0, 0x44000 | (1 << 12), 80).is_ok());
+    assert_eq!(t.core_state(Core::Trisc0), CoreState::Reset);
+    assert_eq!(t.coprocessor().fifo_len(0), 0);
+    assert!(t.coprocessor().mop_idle(0));
+    assert_eq!(t.coprocessor().fifo_len(1), 3);
+}

@@ -8,7 +8,7 @@
 //!
 //! Instructions pass in order; the gate holds a single instruction, so once a blocked one sits
 //! here nothing behind it can pass (seed 000: "no further instructions of any kind").
-use crate::insn::{block, cond, Insn, Op};
+use crate::insn::{block, cond, Insn};
 use crate::semaphores::Semaphores;
 
 /// The latched wait instruction; a new STALLWAIT/SEMWAIT overwrites it (seed 000 note 1).
@@ -79,15 +79,11 @@ impl Latch {
     }
 }
 
-/// Seed 000 special cases: NOP is blocked only if all of B0-B8 are set; MOP, MOP_CFG, REPLAY,
-/// RESOURCEDECL never (they are handled before the gate); STALLWAIT/SEMWAIT by any set bit
-/// (their block bits are all of B0-B8); everything else if its categories meet the mask.
+/// Seed 000's block rule (`bhemu_isa::tensix::block::blocks`). MOP, MOP_CFG, REPLAY and
+/// RESOURCEDECL never reach the gate from a TRISC (the expanders consume them) and carry no
+/// block bits, so they pass here too.
 pub fn blocked_by_mask(mask: u16, insn: &Insn) -> bool {
-    match insn.op {
-        Op::Nop => mask & block::ALL == block::ALL,
-        Op::Mop { .. } | Op::MopCfg { .. } | Op::Replay { .. } | Op::ResourceDecl => false,
-        _ => insn.block_bits & mask != 0,
-    }
+    block::blocks(insn.opcode, insn.block_bits, mask)
 }
 
 /// One thread's gate: the instruction waiting to pass, and the latch.

@@ -91,6 +91,18 @@ pub mod block {
     /// in the mask (STALLWAIT.md: "Special case"); every other instruction with `ALL`
     /// (STALLWAIT, Blackhole SEMWAIT and STREAMWAIT) is blocked by any one bit.
     pub const ALL: u16 = 0x1ff;
+
+    /// The Wait Gate's rule, in one place: does a latched wait with block mask `mask` hold an
+    /// instruction of `opcode` whose categories are `block_bits`? Any shared bit blocks, except
+    /// for NOP, which only the full mask B0–B8 blocks (STALLWAIT.md "Special case"). MOP,
+    /// MOP_CFG, REPLAY and RESOURCEDECL carry no bits, so they are never held.
+    pub fn blocks(opcode: u8, block_bits: u16, mask: u16) -> bool {
+        if opcode == super::opcodes::NOP {
+            mask & ALL == ALL
+        } else {
+            block_bits & mask != 0
+        }
+    }
 }
 
 /// Opcodes the frontend treats specially; each is checked against both generated tables
@@ -178,11 +190,7 @@ impl InsnDef {
     /// B6, STALLWAIT.md) holds this instruction at the Wait Gate. Any shared bit blocks,
     /// except NOP, which only the full mask B0–B8 blocks (STALLWAIT.md "Special case").
     pub fn blocked_by(&self, mask: u16) -> bool {
-        if self.opcode == opcodes::NOP {
-            mask & block::ALL == block::ALL
-        } else {
-            self.block_bits & mask != 0
-        }
+        block::blocks(self.opcode, self.block_bits, mask)
     }
 
     /// Bits of the low 24 that belong to no field.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the slow-dispatch BRISC kernels of examples/kernels into OUT_DIR (default
-# target/kernels). Needs Debian's gcc-riscv64-unknown-elf (REFERENCES.md §7).
+# target/kernels). Needs Debian's gcc-riscv64-unknown-elf (docs/blackhole-facts.md §12).
 # -n (nmagic) keeps the ELF headers out of the loaded segment; --no-relax keeps the code free of gp-relative accesses: the kernel runs with the firmware's gp.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

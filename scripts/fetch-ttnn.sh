@@ -3,7 +3,7 @@
 #   CACHE/firmware/blackhole-140/{brisc,ncrisc,trisc0,trisc1,trisc2}.elf
 #       the pre-compiled Blackhole firmware built for an unharvested chip (140 Tensix tiles,
 #       8 DRAM banks), chosen by the sizes of `bank_to_l1_offset` / `bank_to_dram_offset`
-#       in brisc.elf (../shared/REFERENCES.md §5);
+#       in brisc.elf (docs/blackhole-facts.md §9);
 #   CACHE/soc/blackhole_140_arch.yaml   the SoC descriptor tt-metal uses;
 #   CACHE/hw/...                        a few firmware headers (paths as under tt_metal/hw/),
 #                                       for reading facts only.
@@ -84,7 +84,7 @@ for v in variants:
     if l1 == WANT_L1_BANKS and dram == WANT_DRAM_BANKS:
         print(f"fetch-ttnn: Blackhole variant {v}: {l1} L1 banks, {dram} DRAM banks", file=sys.stderr)
         # Several variants can match (they differ only in other build constants); prefer the one
-        # REFERENCES.md §5 names, else the first in sorted order.
+        # docs/blackhole-facts.md §9 names, else the first in sorted order.
         if chosen is None or v == PREFERRED:
             chosen = v
 if chosen is None:
@@ -102,13 +102,13 @@ def extract(member, dest):
 
 
 fw = os.path.join(cache, "firmware", "blackhole-140")
-# Link addresses of the 0.81.1 firmware text (REFERENCES.md §5); checked, not assumed.
+# Link addresses of the 0.81.1 firmware text (docs/blackhole-facts.md §9); checked, not assumed.
 EXPECTED_ENTRY = {"brisc": 0x3AE0, "ncrisc": 0x5CE0, "trisc0": 0x66E0, "trisc1": 0x70E0, "trisc2": 0x7AE0}
 for core in CORES:
     member = f"{PRE}{chosen}/{core}/{core}.elf"
     extract(member, os.path.join(fw, f"{core}.elf"))
     entry, = struct.unpack_from("<I", z.read(member), 0x18)
-    note = "" if entry == EXPECTED_ENTRY[core] else f" (REFERENCES.md says {EXPECTED_ENTRY[core]:#x})"
+    note = "" if entry == EXPECTED_ENTRY[core] else f" (docs/blackhole-facts.md says {EXPECTED_ENTRY[core]:#x})"
     print(f"fetch-ttnn: {core}.elf entry {entry:#x}{note}", file=sys.stderr)
 with open(os.path.join(fw, "VARIANT"), "w") as f:
     f.write(chosen + "\n")

@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "crates", "isa", "src", "tensix")
 
 ARCHES = [
-    # (module, YAML file, expected instruction count per docs/REFERENCES.md §2)
+    # (module, YAML file, expected instruction count per docs/blackhole-facts.md §11)
     ("blackhole", "blackhole_assembly.yaml", 137, "BlackholeA0"),
     ("wormhole", "wormhole_b0_assembly.yaml", 128, "WormholeB0"),
 ]
@@ -49,7 +49,7 @@ UNITS = {
     "XMOV": "Xmov",
 }
 
-# Block-mask bits B0..B8 (STALLWAIT.md "Block mask"; seed 000 table).
+# Block-mask bits B0..B8 (STALLWAIT.md "Block mask"; docs/wait-gate.md table).
 B = {"TDMA": 0, "SYNC": 1, "PACK": 2, "UNPACK": 3, "XMOV": 4, "THCON": 5, "MATH": 6, "CFG": 7, "SFPU": 8}
 ALL = "ALL"
 
@@ -131,7 +131,7 @@ def load(path, expected):
         starts = [s for _, s in fields]
         if len(set(starts)) != len(starts) or any(not 0 <= s < 24 for s in starts):
             sys.exit("%s: bad start bits %r" % (name, fields))
-        # A field runs to the next field's start bit, or to bit 24 (REFERENCES.md §2).
+        # A field runs to the next field's start bit, or to bit 24 (docs/blackhole-facts.md §11).
         ends = starts[1:] + [24]
         widths = [e - s for s, e in zip(starts, ends)]
         # Assembly operand order: descending start bit, as the TT_OP_* macros and the

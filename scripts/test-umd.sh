@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 5 acceptance: bhemu's libttsim.so driven by Tenstorrent's real host client, tt-umd 0.9.14
+# bhemu's libttsim.so driven by Tenstorrent's real host client, tt-umd 0.9.14
 # from PyPI (tests/umd/README.md).
 #
 #   1. builds the release libttsim.so and bhemu (cargo build --release -p bhemu-ttsim-abi -p bhemu-cli);

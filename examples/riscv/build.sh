@@ -5,7 +5,7 @@
 #
 # Writes OUTDIR/NAME.elf (default OUTDIR: target/riscv-examples). A program picks its ISA with a
 # comment line "bhemu-march: <isa>" (default rv32im). GCC has no multilib for most such strings,
-# so libgcc always comes from the rv32im/ilp32 multilib (issue 2; REFERENCES.md §7).
+# so libgcc always comes from the rv32im/ilp32 multilib(docs/blackhole-facts.md §12).
 # crates/cli/tests/riscv_programs.rs does the same in Rust; keep the flags in step.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

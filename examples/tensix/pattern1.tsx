@@ -1,5 +1,5 @@
 # Blackhole encoding (the default --arch); operand lists follow blackhole_assembly.yaml.
-# Seed 000, pattern 1: before WRCFG, wait for ThCon (a GPR written by SETDMAREG/ADDDMAREG must
+# docs/wait-gate.md, pattern 1: before WRCFG, wait for ThCon (a GPR written by SETDMAREG/ADDDMAREG must
 # be visible before WRCFG commits it to configuration).
 #   TTI_STALLWAIT(p_stall::STALL_CFG, p_stall::THCON)  = ttstallwait 128, 1
 # ADDDMAREG keeps ThCon busy 3 cycles (ScalarUnit.md); the WRCFG (blocked by B7) may leave

@@ -1,5 +1,5 @@
 # Blackhole encoding (the default --arch); operand lists follow blackhole_assembly.yaml.
-# Seed 000, pattern 2: MOVD2A does not wait for SrcA by itself; software waits for C7
+# docs/wait-gate.md, pattern 2: MOVD2A does not wait for SrcA by itself; software waits for C7
 # (SrcA[MatrixUnit.SrcABank].AllowedClient == MatrixUnit) with ttstallwait 64, 128.
 # T0 unpacks into SrcA bank 0 and flips it to the Matrix Unit (UNPACR SetDatValid = FlipSrc);
 # T1's MOVD2A must leave the gate only after that flip.

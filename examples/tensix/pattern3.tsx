@@ -1,5 +1,5 @@
 # Blackhole encoding (the default --arch); operand lists follow blackhole_assembly.yaml.
-# Seed 000, pattern 3: UNPACK_TO_DEST (semaphore 2), unpack -> math handshake.
+# docs/wait-gate.md, pattern 3: UNPACK_TO_DEST (semaphore 2), unpack -> math handshake.
 sem 2 init 0 max 1
 [t0]
 ttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1     # unpack (to Dst)

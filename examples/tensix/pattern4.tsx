@@ -1,5 +1,5 @@
 # Blackhole encoding (the default --arch); operand lists follow blackhole_assembly.yaml.
-# Seed 000, pattern 4: MATH_PACK (semaphore 1), math -> pack through Dst double buffering.
+# docs/wait-gate.md, pattern 4: MATH_PACK (semaphore 1), math -> pack through Dst double buffering.
 # Max = 2 Dst halves: math may run at most two tiles ahead of pack.
 sem 1 init 0 max 2
 

@@ -1,5 +1,5 @@
 # Blackhole encoding (the default --arch); operand lists follow blackhole_assembly.yaml.
-# Seed 000, pattern 5: wait for the packer before reconfiguring it.
+# docs/wait-gate.md, pattern 5: wait for the packer before reconfiguring it.
 #   TTI_STALLWAIT(p_stall::STALL_CFG, p_stall::PACK) = ttstallwait 128, 8
 [t2]
 ttpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1

@@ -1,5 +1,5 @@
 # Blackhole encoding (the default --arch); operand lists follow blackhole_assembly.yaml.
-# Seed 000, pattern 7: block the unpacker until RISC-V config writes are visible (C10).
+# docs/wait-gate.md, pattern 7: block the unpacker until RISC-V config writes are visible (C10).
 #   ttstallwait 8, 1024 = STALL_UNPACK, TRISC_CFG
 # On the coprocessor alone no RISC-V core writes config, so C10 is clear and the UNPACR only
 # pays the one-cycle lag; tests drive C10 through `set_trisc_cfg_pending`.

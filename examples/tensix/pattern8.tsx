@@ -1,5 +1,5 @@
 # Blackhole encoding (the default --arch); operand lists follow blackhole_assembly.yaml.
-# Seed 000, pattern 8: end of compute in T1 - wait for FPU+SFPU, post MATH_PACK, then wait again
+# docs/wait-gate.md, pattern 8: end of compute in T1 - wait for FPU+SFPU, post MATH_PACK, then wait again
 # before changing CFG (Dst flip).
 sem 1 init 0 max 2
 [t1]

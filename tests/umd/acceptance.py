@@ -3,7 +3,7 @@
 
 Everything goes through ``tt_umd.create_simulation_tt_device(path)`` and the device it returns
 (tests/umd/README.md lists the steps; docs/tt-umd-sim-interface.md has the facts, cited as §n;
-the boot and slow-dispatch protocols are REFERENCES.md §5).
+the boot and slow-dispatch protocols are docs/blackhole-facts.md §9).
 
 Usage:
     acceptance.py LIBTTSIM_SO FIRMWARE_DIR [--kernel noc_stamp.elf]
@@ -35,7 +35,7 @@ L1_SIZE = 0x180000  # worker_l1_size, §7
 DRAM_BANK_SIZE = 0xFF000000  # dram_bank_size, §7
 WINDOW = 2 << 20  # 2 MiB TLB windows, §3
 
-# REFERENCES §5: firmware layout of ttnn 0.81.1, dev_msgs.h offsets.
+# docs/blackhole-facts.md §9: firmware layout of ttnn 0.81.1, dev_msgs.h offsets.
 FIRMWARE = [  # (file, text link address, L1 staging of the 0xFFB00000 local-RAM segment)
     ("brisc.elf", 0x3AE0, 0xA080),
     ("ncrisc.elf", 0x5CE0, 0xC080),
@@ -133,7 +133,7 @@ def elf32_segments(path):
 
 
 def firmware_writes(fw_dir):
-    """Per core: (text address, [(L1 address, bytes)]), as REFERENCES §5 step 2 says."""
+    """Per core: (text address, [(L1 address, bytes)]), as docs/blackhole-facts.md §9 step 2 says."""
     cores = []
     for name, text, staging in FIRMWARE:
         entry, segs = elf32_segments(os.path.join(fw_dir, name))
@@ -249,7 +249,7 @@ def l1_round_trips(ctx):
 
 
 def dram_translated(c, p):
-    """Translated coordinates of channel c's port p (REFERENCES §4; tt-umd fills bank by bank)."""
+    """Translated coordinates of channel c's port p (docs/blackhole-facts.md §4; tt-umd fills bank by bank)."""
     return (17 + c // 4, 12 + 3 * (c % 4) + p)
 
 
@@ -394,7 +394,7 @@ def boot(ctx, fw_dir):
           f"{reads} reads, {dt:.2f} s" if not left else
           f"{len(left)} unfinished after {reads} reads, e.g. " +
           ", ".join(f"({x},{y}) go {v[0]:#x} sync {v[1]:#x}" for (x, y), v in left[:4] if v))
-    # BRISC's firmware released the others and programmed their reset PCs (REFERENCES §5).
+    # BRISC's firmware released the others and programmed their reset PCs (docs/blackhole-facts.md §9).
     states = {dev.get_risc_reset_state(x, y) for (x, y) in ctx.tiles}
     check("soft reset cleared by the firmware on every tile", all(s & RESET_ALL == 0 for s in states),
           ", ".join(hex(s) for s in sorted(states)))
@@ -420,7 +420,7 @@ def kernel_image(path):
 
 
 def launch_message(size, text_offset, host_id):
-    """launch_msg_t for host dispatch, BRISC only (REFERENCES §5 "Slow-dispatch")."""
+    """launch_msg_t for host dispatch, BRISC only (docs/blackhole-facts.md §9 "Slow-dispatch")."""
     m = bytearray(LAUNCH_SIZE)
     struct.pack_into("<I", m, 0, KERNEL_BASE)  # kernel_config_base[TENSIX]
     m[48] = 1  # mode: host dispatch

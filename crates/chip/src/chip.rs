@@ -1,5 +1,5 @@
 //! The chip: the enabled Tensix tiles on the Blackhole NoC grid, DRAM behind its 24 DRAM
-//! ports, the NoC fabric, one cycle counter and the scheduler (seed 004 §2-3).
+//! ports, the NoC fabric, one cycle counter and the scheduler (docs/execution-model.md).
 //!
 //! One tick ([`Chip::clock`]): every runnable hart of every tile executes at most one
 //! instruction (tiles in slot order, cores BRISC, NCRISC, TRISC0-2), then every busy

@@ -2,7 +2,7 @@
 //!
 //! Blackhole has 8 DRAM channels ("banks" in tt-metal) of 4 GiB each; every channel is exposed
 //! through three DRAM tiles that all see the same 4 GiB (tt-isa-documentation,
-//! `BlackholeA0/NoC/README.md` and `Coordinates.md`; REFERENCES.md §4). Each channel here is its
+//! `BlackholeA0/NoC/README.md` and `Coordinates.md`; docs/blackhole-facts.md §4). Each channel here is its
 //! own address space `0 .. channel_size`: an access names the channel and an offset in it, and an
 //! access that would run past the end of its channel is an error, never a wrap into the next
 //! channel (a DRAM tile cannot reach another channel's memory). [`Dram::read_flat`] and
@@ -10,7 +10,7 @@
 //! where an access may span channels and is split at the boundary.
 //!
 //! Memory is allocated in pages on first write; reading memory that was never written returns
-//! zeros without allocating (DESIGN.md "Memory and MMIO"). Nothing here panics on any input.
+//! zeros without allocating (the memory model). Nothing here panics on any input.
 //!
 //! tt-metal only hands out the low `0xFF00_0000` bytes of each channel (`MEM_DRAM_SIZE` in the
 //! firmware's `dev_mem_map.h`, `dram_view_size` in `blackhole_140_arch.yaml`); the rest exists and
@@ -267,7 +267,7 @@ mod tests {
             .collect()
     }
 
-    /// Blackhole: 8 channels of 4 GiB (NoC/README.md; REFERENCES.md §4).
+    /// Blackhole: 8 channels of 4 GiB (NoC/README.md; docs/blackhole-facts.md §4).
     #[test]
     fn geometry_is_eight_channels_of_four_gib() {
         let d = Dram::new();
@@ -277,7 +277,7 @@ mod tests {
         assert_eq!(d.allocated_pages(), 0);
     }
 
-    /// DESIGN.md: reads of untouched memory return zero and allocate nothing.
+    /// bhemu: reads of untouched memory return zero and allocate nothing.
     #[test]
     fn untouched_reads_are_zero_and_do_not_allocate() {
         let d = Dram::new();
@@ -288,7 +288,7 @@ mod tests {
         assert_eq!(d.allocated_pages(), 0);
     }
 
-    /// DESIGN.md: pages are allocated on first write.
+    /// bhemu: pages are allocated on first write.
     #[test]
     fn pages_allocate_on_first_write_only() {
         let mut d = Dram::new();

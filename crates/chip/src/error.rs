@@ -1,4 +1,4 @@
-//! The chip's one error type (DESIGN.md "Errors"): a kind, a location (chip, tile, core or
+//! The chip's one error type (docs/execution-model.md EM-7): a kind, a location (chip, tile, core or
 //! thread, pc, instruction word, address, cycle) and one sentence. Every failure of the tile,
 //! scheduler or host driver ends here, so the CLI and the C ABI have a single thing to report.
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Which Tensix tiles a chip has: the Blackhole grid in translated coordinates (REFERENCES §4,
+//! Which Tensix tiles a chip has: the Blackhole grid in translated coordinates (docs/blackhole-facts.md §4,
 //! tt-isa-documentation `BlackholeA0/NoC/Coordinates.md`): Tensix tiles at x 1-7 and 10-16,
 //! y 2-11 — 140 on a p150, 120 on a p100 (which loses x 15-16).
 use bhemu_noc::coord::is_tensix_coord;

@@ -1,5 +1,5 @@
 //! The host side of tt-metal's boot and slow-dispatch protocols for the `ttnn` 0.81.1
-//! Blackhole firmware, as recorded in REFERENCES.md §5 and docs/blackhole-facts.md §1-3
+//! Blackhole firmware, as recorded in docs/blackhole-facts.md §9 and docs/blackhole-facts.md §1-3
 //! (addresses from the firmware's `dev_mem_map.h` / `dev_msgs.h`, checked against the ELFs).
 //!
 //! Boot ([`boot`]), per tile: hold all five cores in soft reset; load each core's firmware
@@ -23,7 +23,7 @@ use crate::tile::{Core, CoreState, MmioAccess, SOFT_RESET_ALL};
 
 /// `RISCV_DEBUG_REG_SOFT_RESET_0` (SoftReset.md).
 pub const SOFT_RESET_ADDR: u32 = 0xFFB1_21B0;
-/// Soft reset with only BRISC released (REFERENCES §5 step 5).
+/// Soft reset with only BRISC released (docs/blackhole-facts.md §9 step 5).
 pub const SOFT_RESET_BRISC_RUN: u32 = 0x47000;
 /// `mailboxes_t::subordinate_sync` (one byte per NCRISC, TRISC0-2).
 pub const SUBORDINATE_SYNC: u32 = 0x68;
@@ -322,7 +322,7 @@ fn deadlock(chip: &Chip) -> ChipError {
     .at_cycle(chip.cycle())
 }
 
-/// Loads `fw` into every tile and releases BRISC (steps 1-5 of REFERENCES §5), then runs until
+/// Loads `fw` into every tile and releases BRISC (steps 1-5 of docs/blackhole-facts.md §9), then runs until
 /// all tiles are DONE or `max_cycles` pass.
 pub fn boot(
     chip: &mut Chip,
@@ -460,7 +460,7 @@ pub fn launch(
 mod tests {
     use super::*;
 
-    /// REFERENCES §5 step 4: `jal x0, 0x3AE0` is 0x2E10306F.
+    /// docs/blackhole-facts.md §9 step 4: `jal x0, 0x3AE0` is 0x2E10306F.
     #[test]
     fn jal_encoding_matches_reference() {
         assert_eq!(jal_x0(0x3AE0), 0x2E10_306F);

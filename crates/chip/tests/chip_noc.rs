@@ -93,7 +93,7 @@ fn dram_roundtrip_program() -> Vec<Insn> {
     p
 }
 
-/// Issue 4 acceptance: DRAM reads and writes through the NoC from a tile.
+/// DRAM reads and writes through the NoC from a tile.
 #[test]
 fn tile_writes_and_reads_dram_through_the_noc() {
     let mut c = chip("1,2");
@@ -119,7 +119,7 @@ fn tile_writes_and_reads_dram_through_the_noc() {
     assert_eq!(d, [0u8; 16]);
 }
 
-/// Seed 004 §2: deterministic — the same program takes the same number of cycles every run.
+/// docs/execution-model.md: deterministic — the same program takes the same number of cycles every run.
 #[test]
 fn runs_are_deterministic() {
     let mut cycles = Vec::new();
@@ -209,7 +209,7 @@ fn blocked_chip_is_quiescent() {
 }
 
 /// `Chip::host_read`/`host_write` route as a NoC request arriving at the node: DRAM channel 0 by
-/// its NOC0 ports (0,0), (0,1) and translated (17,12) (blackhole_140_arch.yaml, REFERENCES §4);
+/// its NOC0 ports (0,0), (0,1) and translated (17,12) (blackhole_140_arch.yaml, docs/blackhole-facts.md §4);
 /// NoC 1 (15, 9) is NoC 0 (1, 2) (Coordinates.md); a tile's NIU window `NOC_ID_LOGICAL`
 /// (MemoryMap.md); the PCIe tile's NoC-to-host window (docs/tt-umd-sim-interface.md §4).
 #[test]

@@ -7,7 +7,7 @@
 //! ```
 //! `DIR` holds `brisc.elf`, `ncrisc.elf`, `trisc0.elf`, `trisc1.elf`, `trisc2.elf` of the
 //! `ttnn` 0.81.1 wheel (`scripts/fetch-ttnn.sh` puts them in `.cache/ttnn/firmware/blackhole-140`).
-//! The host protocol is `bhemu_chip::host` (REFERENCES.md §5). After boot, `--kernel` launches
+//! The host protocol is `bhemu_chip::host` (docs/blackhole-facts.md §9). After boot, `--kernel` launches
 //! the kernel (linked at the kernel config base `0xA080`, e.g. `scripts/build-kernels.sh`) on
 //! every selected tile `--launches` times (default 1), with host ids 1, 2, ..., waiting for
 //! DONE each time. (A separate `launch` subcommand would need a chip that outlives the process,
@@ -59,7 +59,7 @@ pub struct BootArgs {
     #[arg(long)]
     pub permissive: bool,
     /// Charge NoC latency by hops (about 5 cycles NIU to router, 9 per hop; NoC/README.md)
-    /// instead of completing transactions within the tick (seed 004 §6).
+    /// instead of completing transactions within the tick (docs/execution-model.md).
     #[arg(long)]
     pub noc_hops: bool,
     /// Print one line per tile.

@@ -2,7 +2,7 @@
 //! needed — and says in a few lines what each showed, so a new user sees every part of the
 //! emulator do something real and checked:
 //! 1. a self-checking RISC-V program on one baby-core hart;
-//! 2. seed 000's pattern 4 on the Tensix coprocessor: math (T1) and pack (T2) double-buffering
+//! 2. docs/wait-gate.md pattern 4 on the Tensix coprocessor: math (T1) and pack (T2) double-buffering
 //!    the Dst register through semaphore 1 (max 2);
 //! 3. the PTO engine running one cube→vector hand-off on the A5 and A2/A3 profiles.
 use std::process::ExitCode;
@@ -38,7 +38,7 @@ pub fn run(_a: DemoArgs) -> Result<ExitCode, CliError> {
 }
 
 fn tensix_part() -> Result<bool, CliError> {
-    println!("2. Tensix coprocessor: math (T1) -> pack (T2) through semaphore 1, max 2 (seed 000, pattern 4)");
+    println!("2. Tensix coprocessor: math (T1) -> pack (T2) through semaphore 1, max 2 (docs/wait-gate.md, pattern 4)");
     let prog = program::parse(Arch::Blackhole, "examples/tensix/pattern4.tsx", PATTERN4)
         .map_err(|e| CliError::new(format!("demo: {}", runner::error_sentence(&e))))?;
     let r = runner::run(&prog, runner::RunOptions::default());

@@ -1,5 +1,5 @@
 //! `bhemu pto run TRACE.pto [--profile a2a3|a5|cpu] [--json]`: run the synchronisation skeleton
-//! of a PTO kernel on one profile (issue 6). The engine lives in `bhemu_pto`; this file only reads
+//! of a PTO kernel on one profile. The engine lives in `bhemu_pto`; this file only reads
 //! the file, picks the profile and prints the report.
 //!
 //! Exit status: 0 when the run is clean, 1 when the trace breaks a rule or hangs (the report,
@@ -49,7 +49,7 @@ pub fn run(c: PtoCommand) -> Result<ExitCode, CliError> {
     })
 }
 
-/// The report as the one JSON object of issue 6.
+/// The report as the one JSON object of `bhemu pto run --json`.
 pub fn report_json(r: &Report) -> Value {
     let mut timeline = Map::new();
     for (core, pipe, spans) in r.timeline.lanes() {

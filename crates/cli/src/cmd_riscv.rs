@@ -3,7 +3,7 @@
 //! A bare-metal RV32 ELF is loaded into one flat RAM and run on one hart. Programs end through
 //! the convention of the official RISC-V ISA tests (riscv-tests `env/p/riscv_test.h`,
 //! RVTEST_PASS/RVTEST_FAIL): they store to the 8-byte symbol `tohost`; 1 means pass,
-//! `(n << 1) | 1` means failure n. `ebreak` is a debug pause on Blackhole (REFERENCES.md §3), so it
+//! `(n << 1) | 1` means failure n. `ebreak` is a debug pause on Blackhole (docs/blackhole-facts.md §10), so it
 //! halts the hart and the run ends there.
 //!
 //! Exit status of `bhemu riscv` (also in `--help`):
@@ -27,7 +27,7 @@ const EXIT_MAX_INSNS: u8 = 3;
 /// Enough for every bundled program many times over, small enough that a runaway program ends
 /// within seconds at a few hundred MIPS.
 const DEFAULT_MAX_INSNS: u64 = 2_000_000_000;
-/// Issue 2: "by default 64 MiB from the lowest load address rounded down to 1 MiB".
+/// "by default 64 MiB from the lowest load address rounded down to 1 MiB".
 const DEFAULT_RAM_SIZE: u64 = 64 << 20;
 const RAM_ALIGN: u32 = 1 << 20;
 /// The flat RAM is allocated up front; refuse sizes that would only exhaust the host.

@@ -1,5 +1,5 @@
 //! `bhemu tensix run PROGRAM.tsx [--json] [--arch blackhole|wormhole] [--max-cycles N]`:
-//! run a text program on the Tensix coprocessor alone (issue 3, part 3). The parser and the
+//! run a text program on the Tensix coprocessor alone. The parser and the
 //! runner live in `bhemu_tensix::{program, runner}`; this file only handles the command line.
 use std::io::Write as _;
 use std::process::ExitCode;

@@ -1,6 +1,6 @@
 //! Boots Tenstorrent's own Blackhole firmware (ttnn 0.81.1) on all 140 emulated Tensix tiles,
-//! then slow-dispatches a BRISC kernel built from `examples/kernels` three times (issue 4,
-//! "Acceptance"; protocol in REFERENCES.md §5).
+//! then slow-dispatches a BRISC kernel built from `examples/kernels` three times
+//! (protocol in docs/blackhole-facts.md §9).
 //!
 //! The firmware comes from `scripts/fetch-ttnn.sh` (`.cache/ttnn/firmware/blackhole-140`), the
 //! kernel from `scripts/build-kernels.sh` with Debian's `gcc-riscv64-unknown-elf`. When either
@@ -105,7 +105,7 @@ fn firmware_boots_on_140_tiles_and_runs_a_kernel_three_times() {
             assert_ne!(t.core_state(c), CoreState::Reset, "{at}: {c} out of reset");
             assert_ne!(t.core_state(c), CoreState::Faulted, "{at}: {c}");
         }
-        // BRISC's firmware programmed the others' reset PCs (REFERENCES §5).
+        // BRISC's firmware programmed the others' reset PCs (docs/blackhole-facts.md §9).
         let d = t.debug_regs();
         assert_eq!(d.reset_pc(Core::Ncrisc), 0x5CE0, "{at}");
         assert_eq!(d.reset_pc(Core::Trisc0), 0x66E0, "{at}");

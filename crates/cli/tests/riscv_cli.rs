@@ -1,4 +1,4 @@
-//! `bhemu riscv` behaviours beyond pass/fail (issue 2, item 3): `--max-insns` (exit status 3),
+//! `bhemu riscv` behaviours beyond pass/fail: `--max-insns` (exit status 3),
 //! `--trace`, `ebreak` (a debug pause on Blackhole: the hart halts and bhemu reports it), a hart
 //! error (exit status 2, never a panic), `--ram`, `--dump`, and `bhemu demo`'s embedded program.
 #[path = "common/riscv.rs"]

@@ -1,4 +1,4 @@
-//! Issue 2, acceptance: "Disassembly of those programs matches `riscv64-unknown-elf-objdump -d`
+//! "Disassembly of those programs matches `riscv64-unknown-elf-objdump -d`
 //! for every instruction the hart supports (mnemonics and operands, modulo whitespace and
 //! pseudo-instruction spelling you document)".
 //!

@@ -1,4 +1,4 @@
-//! Issue 2, item 3: `bhemu riscv` and `bhemu disasm --riscv` "reject malformed, truncated, 64-bit
+//! `bhemu riscv` and `bhemu disasm --riscv` "reject malformed, truncated, 64-bit
 //! or non-RISC-V files with a one-line reason" — exit status 2, one stderr line naming the file,
 //! and never a panic. Files that need no cross compiler run everywhere; the 64-bit RISC-V file
 //! and truncations of a real RV32 program need the toolchain (skip rules in common/riscv.rs).

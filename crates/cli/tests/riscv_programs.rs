@@ -1,4 +1,4 @@
-//! Issue 2, acceptance: "each program's result must equal the same C source compiled natively
+//! "each program's result must equal the same C source compiled natively
 //! and run on the host". Every `examples/riscv/*.c` is built twice — bare-metal RV32 with Debian's
 //! `riscv64-unknown-elf-gcc` and natively with `gcc` — and the list of values it reports (see
 //! examples/riscv/bhtest.h) must be identical, with `bhemu riscv` exiting 0 (tohost = 1, i.e.
@@ -50,7 +50,7 @@ fn check_program(name: &str) {
         results, native,
         "{name}: RISC-V results (left) differ from native (right)"
     );
-    // The statistics line is part of the contract of `bhemu riscv` (issue 2, item 3).
+    // The statistics line is part of the contract of `bhemu riscv`.
     for word in ["instructions", "cycles", "MIPS"] {
         assert!(
             stderr.contains(word),
@@ -70,7 +70,7 @@ macro_rules! programs {
             for p in &on_disk {
                 assert!(listed.contains(&p.as_str()), "examples/riscv/{p}.c has no test in riscv_programs.rs");
             }
-            // Issue 2 asks for at least ten self-checking programs.
+            // The suite keeps at least ten self-checking programs.
             assert!(on_disk.len() >= 10, "only {} programs in examples/riscv", on_disk.len());
         }
     };
@@ -81,7 +81,7 @@ programs!(
     sort, strings,
 );
 
-/// The atomics program must really use Zaamo and never LR/SC (Blackhole has none: REFERENCES §3),
+/// The atomics program must really use Zaamo and never LR/SC (Blackhole has none: docs/blackhole-facts.md §10),
 /// and the bit-manipulation program must really contain Zba/Zbb instructions — otherwise the
 /// comparison above would not test what its name says.
 #[test]

@@ -1,4 +1,4 @@
-//! Wait Gate block categories B0–B8: seed 000's table, cross-checked against the
+//! Wait Gate block categories B0–B8: docs/wait-gate.md table, cross-checked against the
 //! STALLWAIT.md pages of tt-isa-documentation (jasondavies fork, BlackholeA0/WormholeB0).
 use bhemu_isa::tensix::{block, lookup_name, table, Arch, ExUnit};
 
@@ -22,7 +22,7 @@ const THCON_B0_B5: &[&str] = &[
     "CMPDMAREG",
 ];
 
-/// Seed 000 "stall_res — Block Mask": the instructions each bit names ("arithmetic DMA ops"
+/// docs/wait-gate.md "stall_res — Block Mask": the instructions each bit names ("arithmetic DMA ops"
 /// spelled out; RMWCIB is RMWCIB0..3; SFP* is every SFPU instruction).
 fn seed_000_rows() -> Vec<(u16, Vec<&'static str>)> {
     let mut b0 = vec![
@@ -137,7 +137,7 @@ fn bits(arch: Arch, name: &str) -> Option<u16> {
     lookup_name(arch, name).map(|d| d.block_bits)
 }
 
-/// Seed 000: every instruction a bit names is blocked by that bit (on each architecture
+/// docs/wait-gate.md: every instruction a bit names is blocked by that bit (on each architecture
 /// that has the instruction; STREAMWAIT, CFGSHIFTMASK, STREAMWRCFG are Blackhole-only).
 #[test]
 fn seed_000_block_mask_table_holds() {
@@ -158,7 +158,7 @@ fn seed_000_block_mask_table_holds() {
     }
 }
 
-/// Seed 000: B8 blocks all SFP* instructions, and only those have it (with the
+/// docs/wait-gate.md: B8 blocks all SFP* instructions, and only those have it (with the
 /// everything-blocked STALLWAIT/SEMWAIT/STREAMWAIT/NOP).
 #[test]
 fn seed_000_b8_is_every_sfp_instruction() {
@@ -201,7 +201,7 @@ fn seed_000_named_instructions_have_no_other_bits() {
     }
 }
 
-/// Seed 000 "Special cases": NOP is blocked only if all of B0–B8 are set (it carries
+/// docs/wait-gate.md "Special cases": NOP is blocked only if all of B0–B8 are set (it carries
 /// `block::ALL`, which the gate must compare for equality, not overlap).
 #[test]
 fn nop_carries_all_bits() {
@@ -213,7 +213,7 @@ fn nop_carries_all_bits() {
     }
 }
 
-/// Seed 000 "Special cases": MOP, MOP_CFG, REPLAY, RESOURCEDECL are never blocked.
+/// docs/wait-gate.md "Special cases": MOP, MOP_CFG, REPLAY, RESOURCEDECL are never blocked.
 #[test]
 fn mop_mop_cfg_replay_resourcedecl_are_never_blocked() {
     for arch in Arch::ALL {
@@ -225,7 +225,7 @@ fn mop_mop_cfg_replay_resourcedecl_are_never_blocked() {
     }
 }
 
-/// Seed 000 "Special cases": STALLWAIT and SEMWAIT are blocked by any set bit
+/// docs/wait-gate.md "Special cases": STALLWAIT and SEMWAIT are blocked by any set bit
 /// (BlackholeA0 STALLWAIT.md: all of B0–B8; also STREAMWAIT).
 #[test]
 fn stallwait_semwait_blocked_by_any_bit() {

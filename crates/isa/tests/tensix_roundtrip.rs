@@ -1,5 +1,5 @@
 //! Property tests over every instruction of both architectures, with a fixed-seed xorshift
-//! generator so failures reproduce (issue 3 "Acceptance": decode(encode(x)) == x and
+//! generator so failures reproduce (decode(encode(x)) == x and
 //! disassembly → assembly round trips).
 use bhemu_isa::tensix::{
     assemble, blackhole, decode, disassemble, encode, lookup, table, wormhole, Arch, ExUnit,
@@ -85,7 +85,7 @@ fn any_word_round_trips_through_text() {
     }
 }
 
-/// Issue 3: an unknown opcode decodes to an explicit unknown with its word, never a panic.
+/// an unknown opcode decodes to an explicit unknown with its word, never a panic.
 #[test]
 fn unknown_opcodes_decode_to_unknown_for_all_256_opcodes() {
     for arch in Arch::ALL {

@@ -1,7 +1,7 @@
 //! The seeds' annotated examples, word by word.
 use bhemu_isa::tensix::{assemble, decode, disassemble, from_ttinsn, to_ttinsn, Arch};
 
-/// Seed 000 "Annotated Disassembly Examples" (matmul T0/T1/T2) and the patterns' decoded
+/// docs/wait-gate.md "Annotated Disassembly Examples" (matmul T0/T1/T2) and the patterns' decoded
 /// lines: each word disassembles exactly as printed and assembles back.
 const SEED_000: &[(u32, &str)] = &[
     // T0 (unpack): matmul_trisc0.S
@@ -38,7 +38,7 @@ fn seed_000_matmul_words_disassemble_as_printed() {
     }
 }
 
-/// Seed 000 pattern 4: `ttsemwait 322, 2, 2` is stall_res 0x142 (B1|B6|B8), sem_sel 0x2,
+/// docs/wait-gate.md pattern 4: `ttsemwait 322, 2, 2` is stall_res 0x142 (B1|B6|B8), sem_sel 0x2,
 /// cond STALL_ON_MAX.
 #[test]
 fn seed_000_semwait_fields_by_name() {
@@ -52,7 +52,7 @@ fn seed_000_semwait_fields_by_name() {
     );
 }
 
-/// Seed 000 pattern 6 writes the wait mask in hex: `ttstallwait 128, 0x810`.
+/// docs/wait-gate.md pattern 6 writes the wait mask in hex: `ttstallwait 128, 0x810`.
 #[test]
 fn seed_000_hex_operands_assemble() {
     assert_eq!(
@@ -65,7 +65,7 @@ fn seed_000_hex_operands_assemble() {
     );
 }
 
-/// Seed 000's annotated listing puts a `;` comment after the instruction.
+/// docs/wait-gate.md annotated listing puts a `;` comment after the instruction.
 #[test]
 fn seed_000_annotated_lines_assemble() {
     assert_eq!(
@@ -77,7 +77,7 @@ fn seed_000_annotated_lines_assemble() {
     );
 }
 
-/// Seed 002 "Binary encoding examples": `.ttinsn` words; `rotr(x, 2)` is the Tensix word.
+/// docs/mop-replay.md "Binary encoding examples": `.ttinsn` words; `rotr(x, 2)` is the Tensix word.
 const SEED_002: &[(u32, u32, &str)] = &[
     (0x0600_0000, 0x0180_0000, "ttmop 1, 0, 0"),
     (0x1010_0404, 0x0404_0101, "ttreplay 16, 16, 0, 1"),
@@ -97,7 +97,7 @@ fn seed_002_ttinsn_encoding_table_round_trips() {
     }
 }
 
-/// Seed 002 "Assembly mnemonics" are written without spaces: `ttmop 1,0,0`, and MOP_CFG as
+/// docs/mop-replay.md "Assembly mnemonics" are written without spaces: `ttmop 1,0,0`, and MOP_CFG as
 /// `ttmop_cfg 0xABCD` (binutils spells it `ttmopcfg`).
 #[test]
 fn seed_002_mnemonics_assemble() {
@@ -110,7 +110,7 @@ fn seed_002_mnemonics_assemble() {
     }
 }
 
-/// Seed 002: `lltt::replay_insn(16, 16)` is `(0x04 << 24) | (16 << 14) | (16 << 4)`.
+/// docs/mop-replay.md: `lltt::replay_insn(16, 16)` is `(0x04 << 24) | (16 << 14) | (16 << 4)`.
 #[test]
 fn seed_002_replay_fields() {
     let d = decode(Arch::Blackhole, (0x04 << 24) | (16 << 14) | (16 << 4));

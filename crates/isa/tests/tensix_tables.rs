@@ -1,4 +1,4 @@
-//! Table facts: counts, opcodes, field layout, lookups (REFERENCES.md §2, tt-llk YAML).
+//! Table facts: counts, opcodes, field layout, lookups (docs/blackhole-facts.md §11, tt-llk YAML).
 use bhemu_isa::tensix::{self, lookup, lookup_name, opcodes, table, Arch, ExUnit};
 
 #[test]
@@ -11,7 +11,7 @@ fn wormhole_has_128_instructions() {
     assert_eq!(table(Arch::WormholeB0).len(), 128);
 }
 
-/// REFERENCES.md §2: nine instructions are Blackhole-only; Wormhole has none of its own.
+/// docs/blackhole-facts.md §11: nine instructions are Blackhole-only; Wormhole has none of its own.
 #[test]
 fn nine_instructions_are_blackhole_only() {
     let wh: Vec<&str> = table(Arch::WormholeB0).iter().map(|d| d.name).collect();
@@ -80,7 +80,7 @@ fn opcode_constants_match_both_tables() {
     }
 }
 
-/// Seed 000 "Instruction Encodings": STALLWAIT stall_res [23:15], wait_res [14:0] by the
+/// docs/wait-gate.md "Instruction Encodings": STALLWAIT stall_res [23:15], wait_res [14:0] by the
 /// width rule; SEMWAIT stall_res [23:15], sem_sel [14:2], wait_sem_cond [1:0].
 #[test]
 fn stallwait_and_semwait_field_layout() {
@@ -110,7 +110,7 @@ fn stallwait_and_semwait_field_layout() {
     }
 }
 
-/// REFERENCES.md §2: MVMUL's addr_mode moved between architectures.
+/// docs/blackhole-facts.md §11: MVMUL's addr_mode moved between architectures.
 #[test]
 fn mvmul_addr_mode_differs_between_architectures() {
     let bh = lookup_name(Arch::Blackhole, "MVMUL")

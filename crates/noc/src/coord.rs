@@ -2,7 +2,7 @@
 //!
 //! bhemu speaks *translated* coordinates everywhere, as tt-metal's firmware does on Blackhole
 //! (`COORDINATE_VIRTUALIZATION_ENABLED 1` in noc_parameters.h). The translated layout
-//! (tt-isa-documentation `BlackholeA0/NoC/Coordinates.md`; REFERENCES.md §4):
+//! (tt-isa-documentation `BlackholeA0/NoC/Coordinates.md`; docs/blackhole-facts.md §4):
 //! - Tensix tiles at x 1–7 and 10–16, y 2–11 (the raw NoC 0 coordinates of an unharvested chip);
 //! - DRAM: bank b (0–7), port p (0–2) at x = 17 + b / 4, y = 12 + 3 (b % 4) + p, all three ports
 //!   of a bank exposing the same 4 GiB (tt-umd fills translated DRAM columns bank by bank);
@@ -321,7 +321,7 @@ impl Topology {
 mod tests {
     use super::*;
 
-    /// REFERENCES.md §4 / Coordinates.md: 140 Tensix tiles at x 1–7, 10–16 and y 2–11.
+    /// docs/blackhole-facts.md §4 / Coordinates.md: 140 Tensix tiles at x 1–7, 10–16 and y 2–11.
     #[test]
     fn blackhole_has_140_tensix_24_dram_ports_and_pcie() {
         let t = Topology::blackhole();

@@ -18,7 +18,7 @@
 //!    are addressed to.
 //!
 //! With [`Timing::Functional`] every latency is zero, so a request issued during a cycle is
-//! complete, counters included, at the end of that cycle's tick (seed 004 §6: firmware barriers
+//! complete, counters included, at the end of that cycle's tick (docs/execution-model.md: firmware barriers
 //! resolve on the next poll). [`Timing::Hops`] charges NIU↔router and per-hop router latency by
 //! the directional torus distance (NoC/README.md "Performance": ~5 cycles NIU↔router, 9 per hop).
 //! Processing order is fully determined by issue order and due cycle.
@@ -149,7 +149,7 @@ pub trait NocEndpoints {
 /// How long transactions take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Timing {
-    /// Everything completes within the tick that accepts it (seed 004 §6).
+    /// Everything completes within the tick that accepts it (docs/execution-model.md).
     #[default]
     Functional,
     /// `2 * niu_cycles + hops * cycles_per_hop` per traversal, hops by directional torus distance.

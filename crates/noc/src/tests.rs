@@ -219,7 +219,7 @@ fn tick(noc: &mut Noc, mem: &mut Mem, now: u64) {
     assert!(f.is_empty(), "faults: {f:?}");
 }
 
-/// Counters.md "Read requests"; seed 004 §6 (complete on the next tick).
+/// Counters.md "Read requests"; docs/execution-model.md (complete on the next tick).
 #[test]
 fn read_unicast_moves_data_and_counters() {
     let (mut noc, mut mem) = setup();
@@ -881,7 +881,7 @@ fn firmware_boot_reads_through_tile_addresses() {
 }
 
 /// No sequence of register writes makes the NoC panic: random writes to random command-buffer
-/// registers of a few tiles, random issues and ticks (DESIGN.md "Errors").
+/// registers of a few tiles, random issues and ticks (docs/execution-model.md EM-7).
 #[test]
 fn random_register_traffic_never_panics() {
     let (mut noc, mut mem) = setup();

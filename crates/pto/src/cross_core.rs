@@ -7,7 +7,7 @@
 //! - A5 (set-intra-block.md, wait-intra-core.md): 1:1, no broadcast. The cube's id 0–15 targets
 //!   AIV0, 16–31 AIV1 ("IDs 0–15 target AIV0; IDs 16–31 target AIV1"). A subblock signals the cube
 //!   with its own id 0–15 and the hardware adds 16 for AIV1 (set-intra-block.md "V→C" example:
-//!   both subblocks set id 0, the cube waits on 0 and 16; REFERENCES §8). A waiting subblock names
+//!   both subblocks set id 0, the cube waits on 0 and 16; crates/pto/README.md). A waiting subblock names
 //!   its own slot in the 32-id space (wait-intra-core.md example: AIV0 waits 0, AIV1 waits 16).
 //!   The wait decrements (wait-intra-core.md "Decrements the semaphore counter when the event is
 //!   signaled").

@@ -2,7 +2,7 @@
 //!
 //! Each core has a scalar unit (SU) that issues its program in order, at most one op per cycle,
 //! into an in-order queue per pipe; the pipes run concurrently and an op occupies its pipe for its
-//! cycle count (REFERENCES §8: "The scalar unit issues in program order into per-pipe queues that
+//! cycle count (crates/pto/README.md: "The scalar unit issues in program order into per-pipe queues that
 //! run asynchronously; only events, barriers and buffer tokens order them").
 //!
 //! What "blocks a pipe" means here — every sync op is an entry in exactly one place:
@@ -22,7 +22,7 @@
 //!   and any op on `PIPE_S`: the scalar pipe is the SU, so `op PIPE_S n` holds issue for n cycles
 //!   and `wait_flag …, PIPE_S, …` stops issue.
 //! - On the CPU profile every op executes in the SU: ops run one at a time in program order
-//!   (execution-agents.md "CPU Simulator"; REFERENCES §8 "ops run synchronously"). Sync ops take
+//!   (execution-agents.md "CPU Simulator"; crates/pto/README.md "ops run synchronously"). Sync ops take
 //!   no time; the event and buffer protocol is still kept ("CPU simulation preserves the visible
 //!   event protocol", set-flag.md), so a wait whose signal was not produced earlier in program
 //!   order can never be satisfied and is reported as a deadlock.

@@ -5,7 +5,7 @@
 //! matching (SRC_PIPE, DST_PIPE, EVENT_ID) tuple eligible to unblock"), wait-flag.md ("The
 //! destination pipeline stalls until the matching signal becomes visible"),
 //! machine-model/ordering-and-synchronization.md ("An event is identified by a triple"). Each wait
-//! consumes one signal (issue 6: "a counter … until the count is non-zero, then decrements"); the
+//! consumes one signal ("a counter … until the count is non-zero, then decrements"); the
 //! ping-pong example of vector/pipeline-sync.md (prime with set_flag, drain with wait_flag after
 //! the loop) only balances under that reading.
 use std::collections::BTreeMap;

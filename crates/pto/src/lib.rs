@@ -1,5 +1,5 @@
 //! bhemu-pto: the pipeline-synchronisation skeleton of an Ascend PTO kernel, run on the A2/A3, A5
-//! or CPU-simulator profile (issue 6, seed 003).
+//! or CPU-simulator profile (crates/pto/README.md).
 //!
 //! A trace (see [`trace`]) lists per core the work ops and the `pto.*` sync ops. The engine
 //! ([`engine`]) runs the cluster — one cube core and two vector subblocks — cycle by cycle and

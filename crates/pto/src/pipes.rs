@@ -1,7 +1,7 @@
 //! The machine: one cube core (`aic`) and two vector subblocks (`aiv0`, `aiv1`) of a cluster, the
 //! pipes each one has, and the in-order queue in front of each pipe.
 //!
-//! Sources: REFERENCES §8 and `docs/isa/vector/pipeline-sync.md` ("Inter-Core Sync": a cluster is
+//! Sources: crates/pto/README.md and `docs/isa/vector/pipeline-sync.md` ("Inter-Core Sync": a cluster is
 //! 1 Cube : 2 Vector subblocks, each with its own SU); `docs/isa/machine-model/execution-agents.md`
 //! (scalar unit, vector pipe V, cube M, DMA engines MTE1/2/3).
 use std::collections::VecDeque;
@@ -40,7 +40,7 @@ impl CoreId {
     }
 
     /// The pipes of this core, in display order. The cube has S, MTE1, MTE2, M and FIX; a vector
-    /// subblock has S, MTE2, V and MTE3 (REFERENCES §8, issue 6).
+    /// subblock has S, MTE2, V and MTE3 (crates/pto/README.md).
     pub fn pipes(self) -> &'static [Pipe] {
         match self {
             CoreId::Aic => &[Pipe::S, Pipe::Mte1, Pipe::Mte2, Pipe::M, Pipe::Fix],

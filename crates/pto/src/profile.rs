@@ -37,7 +37,7 @@ impl Profile {
     }
 
     /// Ops run one at a time in program order, with no overlap between pipes: the CPU simulator
-    /// emulates every instruction in software (execution-agents.md, "CPU Simulator"; REFERENCES
+    /// emulates every instruction in software (execution-agents.md, "CPU Simulator";
     /// §8: "sync ops are no-ops because ops run synchronously").
     pub fn is_synchronous(self) -> bool {
         self == Profile::Cpu
@@ -87,7 +87,7 @@ impl fmt::Display for Profile {
     }
 }
 
-/// Event ids usable by `set_flag`/`wait_flag`: `EVENT_ID0`–`EVENT_ID7` (issue 6, REFERENCES §8:
+/// Event ids usable by `set_flag`/`wait_flag`: `EVENT_ID0`–`EVENT_ID7` (crates/pto/README.md:
 /// "Event ids used by kernels: 0–7").
 pub const MAX_EVENT_ID: u64 = 7;
 
@@ -98,7 +98,7 @@ pub const BUFFER_IDS: u64 = 32;
 
 /// Every counter (event, semaphore) is 4 bits wide: set-cross-core.md "The hardware implements a
 /// 4-bit counter (0–15)" and "Illegal if the hardware counter would overflow". bhemu applies the
-/// same width to `set_flag` events (issue 6: "counter overflow past 15").
+/// same width to `set_flag` events ("counter overflow past 15").
 pub const COUNTER_MAX: u8 = 15;
 
 /// Largest cycle count one work op may take (keeps all cycle arithmetic far from `u64::MAX`).

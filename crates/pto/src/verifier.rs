@@ -146,7 +146,7 @@ fn resolve(op: &Op, profile: Profile) -> Result<Instr, Fail> {
         OpKind::SetFlag { src, dst, event } | OpKind::WaitFlag { src, dst, event } => {
             let (src, dst) = (pipe(core, *src)?, pipe(core, *dst)?);
             // set-flag.md: "The event protocol is directional: the producer and consumer pipe
-            // roles matter"; REFERENCES §8: "src == dst is illegal" (use pipe_barrier instead).
+            // roles matter"; crates/pto/README.md: "src == dst is illegal" (use pipe_barrier instead).
             if src == dst {
                 return Err((
                     ErrorKind::Invalid,

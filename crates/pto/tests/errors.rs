@@ -1,4 +1,4 @@
-//! One test per error kind and per checked constraint or exception of the PTO docs (issue 6).
+//! One test per error kind and per checked constraint or exception of the PTO docs.
 //! Every error names the core, the trace line and the op.
 mod common;
 use bhemu_pto::ErrorKind::{self, *};
@@ -16,7 +16,7 @@ fn at(
     e
 }
 
-// REFERENCES §8 "src == dst is illegal"; set-flag.md "The event protocol is directional".
+// crates/pto/README.md "src == dst is illegal"; set-flag.md "The event protocol is directional".
 #[test]
 fn set_flag_src_equals_dst_is_invalid() {
     let e = at(
@@ -54,7 +54,7 @@ fn unknown_pipe_is_invalid() {
 }
 
 // pipe-barrier.md "The selected pipe identifier MUST be valid"; the cube has no V, a vector
-// subblock no M (REFERENCES §8).
+// subblock no M (crates/pto/README.md).
 #[test]
 fn pipe_the_core_does_not_have_is_invalid() {
     at("[aic]\nop PIPE_V 3 x\n", A5, Invalid, Some(Aic), 2);
@@ -85,7 +85,7 @@ fn pipe_all_outside_pipe_barrier_is_invalid() {
     );
 }
 
-// Issue 6: event ids EVENT_ID0–EVENT_ID7.
+// event ids EVENT_ID0–EVENT_ID7.
 #[test]
 fn event_id_out_of_range() {
     at(

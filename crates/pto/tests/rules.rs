@@ -1,9 +1,9 @@
-//! One test per semantic rule of the PTO pipeline-sync model (issue 6). Each cites its source.
+//! One test per semantic rule of the PTO pipeline-sync model. Each cites its source.
 mod common;
 use bhemu_pto::{ErrorKind, Pipe};
 use common::*;
 
-// REFERENCES §8: "The scalar unit issues in program order"; issue 6: "one per cycle".
+// crates/pto/README.md: "The scalar unit issues in program order"; one per cycle.
 #[test]
 fn scalar_unit_issues_one_op_per_cycle_in_program_order() {
     let r = ok(
@@ -21,7 +21,7 @@ fn scalar_unit_issues_one_op_per_cycle_in_program_order() {
     assert_eq!(r.cycles, 7);
 }
 
-// REFERENCES §8: "per-pipe queues that run asynchronously".
+// crates/pto/README.md: "per-pipe queues that run asynchronously".
 #[test]
 fn pipes_run_concurrently() {
     let r = ok("[aiv0]\nop PIPE_MTE2 10 a\nop PIPE_V 10 b\n", A5);
@@ -30,7 +30,7 @@ fn pipes_run_concurrently() {
     assert_eq!(r.cycles, 11);
 }
 
-// Issue 6: "an op occupies its pipe for its cycle count"; queues are in order.
+// "an op occupies its pipe for its cycle count"; queues are in order.
 #[test]
 fn op_occupies_its_pipe_for_its_cycle_count_in_order() {
     let r = ok("[aiv0]\nop PIPE_V 10 a\nop PIPE_V 5 b\n", A5);
@@ -85,7 +85,7 @@ fn wait_flag_blocks_only_destination_pipe() {
     );
 }
 
-// Issue 6: an event is a counter; wait_flag "blocks … until the count is non-zero, then
+// an event is a counter; wait_flag "blocks … until the count is non-zero, then
 // decrements". vector/pipeline-sync.md Example 3a relies on it (two primes, two drains).
 #[test]
 fn wait_flag_decrements_the_event_counter() {
@@ -135,7 +135,7 @@ fn pipe_barrier_drains_only_the_named_pipe() {
     assert_eq!(span(&r, Aiv0, "c").start, 3, "other pipes are not held");
 }
 
-// pipe-barrier.md with PIPE_ALL (REFERENCES §8: "PIPE_ALL: every pipe"): later work on any pipe
+// pipe-barrier.md with PIPE_ALL (crates/pto/README.md: "PIPE_ALL: every pipe"): later work on any pipe
 // starts after all earlier work on every pipe retired.
 #[test]
 fn pipe_barrier_all_drains_every_pipe_before_later_work() {
@@ -219,7 +219,7 @@ fn set_intra_block_does_not_broadcast() {
 }
 
 // set-intra-block.md V→C example (both subblocks set id 0; the cube waits on 0 and 16);
-// REFERENCES §8: "a vector subblock sets its own id, the hardware adds 16 for subblock 1".
+// crates/pto/README.md: "a vector subblock sets its own id, the hardware adds 16 for subblock 1".
 #[test]
 fn vector_subblock_signals_cube_with_its_own_id() {
     let src = "[aiv1]\nop PIPE_V 10 a\npto.set_intra_block PIPE_V, 3\n[aic]\npto.wait_intra_core PIPE_MTE2, 19\nop PIPE_MTE2 5 b\n";
@@ -341,7 +341,7 @@ fn mem_bar_does_not_order_other_pipes() {
     assert_eq!(span(&r, Aiv0, "c").start, 10);
 }
 
-// execution-agents.md "CPU Simulator"; REFERENCES §8: "ops run synchronously".
+// execution-agents.md "CPU Simulator"; crates/pto/README.md: "ops run synchronously".
 #[test]
 fn cpu_profile_runs_ops_one_at_a_time() {
     let src = "[aiv0]\nop PIPE_MTE2 10 a\nop PIPE_V 10 b\n";
@@ -383,7 +383,7 @@ fn profile_guard_selects_lines() {
     assert_eq!(span(&c, Aiv0, "only_cpu").end, 5);
 }
 
-// DESIGN.md "Time": the same inputs give the same state and cycle count, always.
+// docs/execution-model.md EM-2: the same inputs give the same state and cycle count, always.
 #[test]
 fn same_trace_gives_same_cycles() {
     for name in [

@@ -1,7 +1,7 @@
 //! The hart's only window on the world. A hart knows nothing of Tensix tiles: a tile, a flat
 //! RAM or a test double implements [`Bus`] and decides what each address means.
 //!
-//! Back-pressure is a value (DESIGN.md "Time"): an access may answer [`Access::Stall`], in which
+//! Back-pressure is a value (docs/execution-model.md EM-2): an access may answer [`Access::Stall`], in which
 //! case the hart retires nothing this cycle and retries the same instruction next cycle.
 
 /// Width of a data access in bytes.
@@ -46,7 +46,7 @@ pub trait Bus {
     /// Store the low `width` bytes of `value`.
     fn store(&mut self, addr: u32, width: Width, value: u32) -> Access<()>;
     /// `.ttinsn`: a Tensix instruction word (already rotated right by 2) pushed exactly as if it
-    /// had been stored to this core's instruction-push address (BabyRISCV docs, REFERENCES §3).
+    /// had been stored to this core's instruction-push address (BabyRISCV docs, docs/blackhole-facts.md §10).
     fn push_tensix(&mut self, word: u32) -> Access<()>;
     /// Read a custom (non-standard) CSR the hart does not model itself, e.g. Tensix's
     /// `tt_cfg_qstatus` (0xBC0). `None` means no such CSR: the hart raises illegal instruction.

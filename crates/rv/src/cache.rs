@@ -1,5 +1,5 @@
 //! Decoded-instruction cache: one compact [`Op`] per instruction word of a window of the address
-//! space, so the hot loop decodes each instruction once (DESIGN.md "Speed"). The window grows in
+//! space, so the hot loop decodes each instruction once (docs/execution-model.md). The window grows in
 //! 4 KiB chunks around the code actually executed and is capped, beyond which instructions are
 //! decoded on every execution (correct, only slower). Entries are invalidated by the hart's own
 //! stores, by `fence.i` and by [`crate::Hart::invalidate_code`].

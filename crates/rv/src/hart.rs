@@ -1,6 +1,6 @@
 //! The hart: architectural state, one-cycle [`Hart::step`] and the batched [`Hart::run`].
 //!
-//! Timing (seed 004): every cycle the hart retires at most one instruction; a cycle in which the
+//! Timing (docs/execution-model.md EM-2): every cycle the hart retires at most one instruction; a cycle in which the
 //! bus stalls advances `cycles` but not `instret`. Nothing here depends on wall-clock time or
 //! host state, so runs are deterministic.
 use std::io::Write;

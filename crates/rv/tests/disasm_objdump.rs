@@ -1,5 +1,5 @@
 //! The disassembler against GNU objdump 2.40 (Debian's `binutils-riscv64-unknown-elf`), for
-//! random instances of every instruction the hart supports (issue 2: "Disassembly ... matches
+//! random instances of every instruction the hart supports ("Disassembly ... matches
 //! riscv64-unknown-elf-objdump -d"). Skips when the cross tools are missing, unless
 //! `BHEMU_REQUIRE_TOOLS=1`. Deliberate differences are documented in the ISA crate's
 //! `riscv::disasm` module and excluded here.

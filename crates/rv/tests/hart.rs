@@ -173,7 +173,7 @@ fn misa_and_mstatus_read_the_babies_fixed_values() {
 
 #[test]
 fn one_instruction_retires_per_cycle() {
-    // seed 004: each hart executes at most one instruction per cycle.
+    // docs/execution-model.md EM-2: each hart executes at most one instruction per cycle.
     let (h, _) = run_with(&[li(A0, 1), li(A1, 2), li(A2, 3)], &[]);
     assert_eq!(h.instret(), 4);
     assert_eq!(h.cycles(), 4);

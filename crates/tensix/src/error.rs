@@ -1,28 +1,28 @@
 //! The one error type of the coprocessor: a kind, where it happened, and a sentence.
 //!
-//! DESIGN.md "Errors": one error type with a kind and a location (thread, instruction word,
+//! docs/execution-model.md EM-7: one error type with a kind and a location (thread, instruction word,
 //! cycle) plus a sentence; nothing on an input path panics.
 use std::fmt;
 
 /// What went wrong, coarse enough for a caller to decide what to do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
-    /// No thread can ever progress again (seed 000 / issue 3: deadlock detection).
+    /// No thread can ever progress again (docs/wait-gate.md: deadlock detection).
     Deadlock,
     /// A thread waits forever by definition, e.g. ATGETM with an invalid mutex index
-    /// (seed 001, ATGETM.md: "Invalid index causes infinite wait").
+    /// (docs/mutexes.md, ATGETM.md: "Invalid index causes infinite wait").
     Hang,
     /// The input is malformed: a bad program line, an unknown opcode, an out-of-range index.
     Invalid,
     /// The run hit its cycle limit before finishing.
     MaxCycles,
     /// The program did something the hardware leaves undefined (e.g. SEMWAIT with
-    /// `wait_sem_cond == 0`, seed 000).
+    /// `wait_sem_cond == 0`, docs/wait-gate.md).
     Undefined,
 }
 
 impl ErrorKind {
-    /// The spelling used in `--json` output (issue 3, part 3).
+    /// The spelling used in `--json` output.
     pub fn name(self) -> &'static str {
         match self {
             ErrorKind::Deadlock => "deadlock",

@@ -1,18 +1,18 @@
-//! The per-thread instruction FIFO in front of the MOP expander (seed 002: 32 slots).
+//! The per-thread instruction FIFO in front of the MOP expander (docs/mop-replay.md: 32 slots).
 //!
 //! README.md (Frontend): once the FIFOs are full, "a RISCV core attempting to push an
 //! additional instruction will automatically stall until FIFO space becomes available" — so a
 //! push answers `Full` and the pusher retries next cycle.
 use crate::insn::Insn;
 
-/// Capacity of the instruction FIFO (seed 002 diagram: "Instruction FIFO, 32 slots").
+/// Capacity of the instruction FIFO (docs/mop-replay.md diagram: "Instruction FIFO, 32 slots").
 pub const FIFO_SLOTS: usize = 32;
 
 /// The answer to a push.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pushed {
     Accepted,
-    /// No space: the pushing core stalls and retries (DESIGN.md: back-pressure is a value).
+    /// No space: the pushing core stalls and retries (docs/execution-model.md EM-3: back-pressure is a value).
     Full,
 }
 

@@ -1,6 +1,6 @@
-//! The MOP expander of one thread, exactly as seed 002 and MOPExpander.md describe it.
+//! The MOP expander of one thread, exactly as docs/mop-replay.md and MOPExpander.md describe it.
 //!
-//! Timing (MOPExpander.md "Performance", seed 002 table): outside MOP/MOP_CFG it ingests and
+//! Timing (MOPExpander.md "Performance", docs/mop-replay.md table): outside MOP/MOP_CFG it ingests and
 //! emits one instruction per cycle; MOP_CFG is ingested and emits nothing; a MOP is ingested
 //! and its expansion emitted one per cycle (bhemu: the first expanded instruction leaves in the
 //! same cycle the MOP is ingested, as the REPLAY expander does for playback, REPLAY.md), with
@@ -9,14 +9,14 @@
 //!
 //! Snapshot: MopCfg is copied when an expansion starts (the functional model's reading; the
 //! page notes hardware "mostly samples values as required", and software must not change
-//! MopCfg mid-expansion, seed 002 edge case 7). `write_cfg` during an expansion therefore
+//! MopCfg mid-expansion, docs/mop-replay.md MR-10). `write_cfg` during an expansion therefore
 //! affects only the next MOP.
 use bhemu_isa::tensix::Arch;
 
 use crate::fifo::Fifo;
 use crate::insn::{predecode, Insn, Op};
 
-/// IsNop (seed 002 edge case 3): only opcode 0x02, never DMANOP (0x60) nor SFPNOP (0x8F).
+/// IsNop (docs/mop-replay.md MR-8): only opcode 0x02, never DMANOP (0x60) nor SFPNOP (0x8F).
 pub fn is_nop(word: u32) -> bool {
     word >> 24 == 0x02
 }
@@ -82,7 +82,7 @@ impl MopExpander {
         }
     }
 
-    /// Write `MopCfg[i]` (seed 002: nine write-only registers per thread at 0xFFB80000 + 4i).
+    /// Write `MopCfg[i]` (docs/mop-replay.md: nine write-only registers per thread at 0xFFB80000 + 4i).
     /// Returns false for an index beyond 8 (the caller decides what an out-of-range write is).
     pub fn write_cfg(&mut self, i: usize, value: u32) -> bool {
         if i >= 9 {
@@ -181,14 +181,14 @@ impl MopExpander {
                 pending_pos: 0,
             });
         } else {
-            // ExpandTemplate1 (seed 002 / MOPExpander.md).
+            // ExpandTemplate1 (docs/mop-replay.md / MOPExpander.md).
             let mut outer = w(0) & 127;
             let mut inner = w(1) & 127;
             let flip = !is_nop(w(6));
             if flip {
                 inner *= 2;
             }
-            // The hardware bug, replicated exactly (seed 002 edge case 1).
+            // The hardware bug, replicated exactly (docs/mop-replay.md MR-6).
             if outer == 1 && is_nop(w(2)) && inner == 0 && !is_nop(w(3)) {
                 outer += 128;
             }

@@ -1,4 +1,4 @@
-//! The Sync Unit's mutexes (seed 001, ATGETM.md, ATRELM.md).
+//! The Sync Unit's mutexes (docs/mutexes.md, ATGETM.md, ATRELM.md).
 //!
 //! Blackhole has indices 0, 2, 3, 4; Wormhole 0, 2-7; index 1 and anything beyond are invalid
 //! and make the issuing thread wait forever (bhemu reports that as a hang). Acquire is
@@ -29,7 +29,7 @@ impl Mutexes {
         }
     }
 
-    /// Valid indices (seed 001): Blackhole 0, 2, 3, 4; Wormhole 0, 2..=7.
+    /// Valid indices (docs/mutexes.md): Blackhole 0, 2, 3, 4; Wormhole 0, 2..=7.
     pub fn valid(&self, index: u32) -> bool {
         match self.arch {
             Arch::Blackhole => matches!(index, 0 | 2 | 3 | 4),

@@ -3,7 +3,7 @@
 //! Bit layout: tt-llk `tt_llk_blackhole/common/inc/ckernel.h` `union qstatus_u` and
 //! BlackholeA0 BabyRISCV/CSRs.md: bits 0-10 this thread (replay, mop, thcon, xmov, unpack,
 //! pack, cfg, sync, tdma, sfpu, fpu), bits 11-12 sfpucc, bits 13-23 the same eleven OR-reduced
-//! over all threads (13 = any replay, 14 = any MOP, seed 002), bits 24-25 global sfpucc.
+//! over all threads (13 = any replay, 14 = any MOP, docs/mop-replay.md), bits 24-25 global sfpucc.
 //! sfpucc (Vector Unit lane enables) is 0 until the Vector Unit's state is modelled.
 use crate::insn::{block, Insn, Op, Unit};
 

@@ -1,7 +1,7 @@
-//! The Replay Expander of one thread (REPLAY.md, seed 002): a 32-slot buffer, record,
+//! The Replay Expander of one thread (REPLAY.md, docs/mop-replay.md): a 32-slot buffer, record,
 //! record-and-execute and playback.
 //!
-//! Rules: `len` 0 means 64 (seed 002 edge case 4); indices wrap modulo 32 (edge case 5);
+//! Rules: `len` 0 means 64 (docs/mop-replay.md MR-12); indices wrap modulo 32 (MR-12);
 //! playback emits one instruction per cycle and ingests nothing until it ends (REPLAY.md
 //! "Performance"); record-only ingests one per cycle and emits nothing; record-and-execute
 //! ingests and emits one per cycle. No transition penalties.
@@ -16,7 +16,7 @@ use bhemu_isa::tensix::Arch;
 
 use crate::insn::{Insn, Op};
 
-/// Replay buffer depth (seed 002: 32 slots per thread).
+/// Replay buffer depth (docs/mop-replay.md: 32 slots per thread).
 pub const REPLAY_SLOTS: usize = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

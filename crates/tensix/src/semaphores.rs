@@ -3,7 +3,7 @@
 //! SEMINIT sets Value and Max of the selected semaphores (SEMINIT.md); SEMPOST increments
 //! unless Value is 15 (SEMPOST.md: Max plays no part); SEMGET decrements unless Value is 0
 //! (SEMGET.md). SEMWAIT's conditions: C0 keep waiting while Value == 0, C1 while Value >= Max
-//! (SEMWAIT.md, seed 000).
+//! (SEMWAIT.md, docs/wait-gate.md).
 
 /// One semaphore.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,17 +1,17 @@
-//! The Wait Gate of one thread (seed 000, WaitGate.md, STALLWAIT.md, SEMWAIT.md).
+//! The Wait Gate of one thread (docs/wait-gate.md, WaitGate.md, STALLWAIT.md, SEMWAIT.md).
 //!
 //! Each cycle, for the instruction waiting at the gate: first the block check against the
 //! latched wait instruction *as it stood at the start of the cycle*, then the re-evaluation of
 //! the latch's condition, which forgets the latch when met. That order is the one-cycle lag of
-//! seed 000: the block mask is lifted the cycle after the condition clears, so the instruction
+//! docs/wait-gate.md: the block mask is lifted the cycle after the condition clears, so the instruction
 //! right after a STALLWAIT/SEMWAIT is held at least one cycle.
 //!
 //! Instructions pass in order; the gate holds a single instruction, so once a blocked one sits
-//! here nothing behind it can pass (seed 000: "no further instructions of any kind").
+//! here nothing behind it can pass (docs/wait-gate.md: "no further instructions of any kind").
 use crate::insn::{block, cond, Insn};
 use crate::semaphores::Semaphores;
 
-/// The latched wait instruction; a new STALLWAIT/SEMWAIT overwrites it (seed 000 note 1).
+/// The latched wait instruction; a new STALLWAIT/SEMWAIT overwrites it (docs/wait-gate.md note 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Latch {
     StallWait { block: u16, conds: u16 },
@@ -79,7 +79,7 @@ impl Latch {
     }
 }
 
-/// Seed 000's block rule (`bhemu_isa::tensix::block::blocks`). MOP, MOP_CFG, REPLAY and
+/// docs/wait-gate.md block rule (`bhemu_isa::tensix::block::blocks`). MOP, MOP_CFG, REPLAY and
 /// RESOURCEDECL never reach the gate from a TRISC (the expanders consume them) and carry no
 /// block bits, so they pass here too.
 pub fn blocked_by_mask(mask: u16, insn: &Insn) -> bool {

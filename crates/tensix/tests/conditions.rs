@@ -1,4 +1,4 @@
-//! seed 000 "wait_res": every STALLWAIT condition C0-C12 has a real signal behind it. Each
+//! docs/wait-gate.md "wait_res": every STALLWAIT condition C0-C12 has a real signal behind it. Each
 //! test makes the signal true through real unit activity, and shows a STALLWAIT waiting on it.
 mod common;
 use bhemu_tensix::insn::cond;

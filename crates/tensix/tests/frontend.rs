@@ -1,11 +1,11 @@
-//! FIFO back-pressure, qstatus, coprocessor-done (seed 002, seed 004 §7-8), one test per rule.
+//! FIFO back-pressure, qstatus, coprocessor-done (docs/mop-replay.md, docs/execution-model.md), one test per rule.
 mod common;
 use bhemu_tensix::qstatus;
 use bhemu_tensix::Arch;
 use bhemu_tensix::{Coprocessor, PushSource, Pushed, FIFO_SLOTS};
 use common::{asm, Sim};
 
-// seed 002 diagram / seed 004 §8: the instruction FIFO holds 32; a push to a full FIFO answers
+// docs/mop-replay.md diagram / docs/execution-model.md: the instruction FIFO holds 32; a push to a full FIFO answers
 // Full (the pushing core stalls) until space frees up.
 #[test]
 fn fifo_backpressure_32_slots() {
@@ -34,7 +34,7 @@ fn fifo_backpressure_32_slots() {
     assert!(cp.push(3, PushSource::Trisc, nop).is_err(), "no thread 3");
 }
 
-// seed 004 §8: a thread blocked at its Wait Gate keeps accepting pushes until its FIFO is full.
+// docs/execution-model.md: a thread blocked at its Wait Gate keeps accepting pushes until its FIFO is full.
 #[test]
 fn fifo_fills_behind_a_blocked_gate() {
     let mut s = Sim::new();
@@ -55,7 +55,7 @@ fn fifo_fills_behind_a_blocked_gate() {
 
 // tt-llk ckernel.h `qstatus_u` / CSRs.md tt_cfg_qstatus: bit 0 replay, 1 MOP, 2 thcon, 3 xmov,
 // 4 unpack, 5 pack, 6 cfg, 7 sync, 8 tdma, 9 sfpu, 10 fpu of this thread; bits 13+ the same
-// over all threads (13 any replay, 14 any MOP, seed 002).
+// over all threads (13 any replay, 14 any MOP, docs/mop-replay.md).
 #[test]
 fn qstatus_bits() {
     let cases: [(&str, u32); 10] = [
@@ -91,7 +91,7 @@ fn qstatus_bits() {
     assert_eq!(qstatus::FPU, 1 << 10);
 }
 
-// seed 002 "CSR 0xBC0": bits 0/1 while this thread's replay/MOP expander is busy, 13/14 any.
+// docs/mop-replay.md "CSR 0xBC0": bits 0/1 while this thread's replay/MOP expander is busy, 13/14 any.
 #[test]
 fn qstatus_expander_busy_bits() {
     let mut s = Sim::new();
@@ -133,7 +133,7 @@ fn qstatus_expander_busy_bits() {
     assert_eq!(s.cp.qstatus(0), 0);
 }
 
-// ManualTTSync.md CoprocessorDoneCheck / seed 004 §8 "PCBuf blocking read": a thread is idle
+// ManualTTSync.md CoprocessorDoneCheck / docs/execution-model.md "PCBuf blocking read": a thread is idle
 // only when nothing it issued is in flight anywhere, backend included.
 #[test]
 fn thread_idle_waits_for_backend() {
@@ -153,7 +153,7 @@ fn thread_idle_waits_for_backend() {
     assert!(s.cp.thread_idle(2));
 }
 
-// seed 004 §7: threads advance concurrently; different backend units accept instructions from
+// docs/execution-model.md: threads advance concurrently; different backend units accept instructions from
 // different threads in the same cycle, while a shared unit takes one per cycle.
 #[test]
 fn threads_share_units_one_per_cycle() {
@@ -206,7 +206,7 @@ fn movd2a_next_cycle_restriction() {
     assert_eq!(s.log[1][1].0, s.log[1][0].0 + 1);
 }
 
-// seed 000 "Special cases" / YAML: RESOURCEDECL is consumed before the Wait Gate and never
+// docs/wait-gate.md "Special cases" / YAML: RESOURCEDECL is consumed before the Wait Gate and never
 // appears in the dispatch log.
 #[test]
 fn resourcedecl_consumed_before_gate() {

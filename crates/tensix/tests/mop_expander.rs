@@ -1,4 +1,4 @@
-//! Seed 002 (MOP expander) and MOPExpander.md, one test per rule.
+//! docs/mop-replay.md (MOP expander) and MOPExpander.md, one test per rule.
 mod common;
 use bhemu_tensix::{ErrorKind, PushSource};
 use common::{asm, Sim};
@@ -19,7 +19,7 @@ fn op(n: u32) -> u32 {
     asm(&format!("ttsfpmov {n}, 0, 0, 0"))
 }
 
-// seed 002 edge case 1: OuterCount == 1 && IsNop(StartOp) && InnerCount == 0 &&
+// docs/mop-replay.md MR-6: OuterCount == 1 && IsNop(StartOp) && InnerCount == 0 &&
 // !IsNop(EndOp0) => OuterCount += 128.
 #[test]
 fn mop_template1_outer_count_bug() {
@@ -42,7 +42,7 @@ fn mop_template1_outer_count_bug() {
     assert_eq!(s.dispatched_words(0), vec![op(1); 2]);
 }
 
-// seed 002 edge case 3: IsNop recognises only opcode 0x02 — DMANOP and SFPNOP are emitted.
+// docs/mop-replay.md MR-8: IsNop recognises only opcode 0x02 — DMANOP and SFPNOP are emitted.
 #[test]
 fn mop_isnop_only_opcode_02() {
     for (start, emitted) in [
@@ -66,7 +66,7 @@ fn mop_isnop_only_opcode_02() {
     }
 }
 
-// seed 002 edge case 2: LoopOp1 non-NOP => XOR alternation LoopOp/LoopOp1 and InnerCount
+// docs/mop-replay.md MR-7: LoopOp1 non-NOP => XOR alternation LoopOp/LoopOp1 and InnerCount
 // doubles; the last-iteration override replaces whichever would have been emitted.
 #[test]
 fn mop_loopop_alternation_doubles_inner_count() {
@@ -78,7 +78,7 @@ fn mop_loopop_alternation_doubles_inner_count() {
     assert_eq!(s.dispatched_words(0), vec![a, b, a, b, a, l0]);
 }
 
-// seed 002 Template 1: Loop1Last ends the inner loop of non-last outer iterations, Loop0Last
+// docs/mop-replay.md Template 1: Loop1Last ends the inner loop of non-last outer iterations, Loop0Last
 // the last; StartOp/EndOp0/EndOp1 frame each outer iteration; EndOp1 only with EndOp0.
 #[test]
 fn mop_template1_double_loop_framing() {
@@ -99,7 +99,7 @@ fn mop_template1_double_loop_framing() {
     assert_eq!(s.dispatched_words(0), vec![l0]);
 }
 
-// seed 002 Template 0: per mask bit (low first), 0 => InsnA0 [A1 A2 A3 if HasA123] [B if
+// docs/mop-replay.md Template 0: per mask bit (low first), 0 => InsnA0 [A1 A2 A3 if HasA123] [B if
 // HasB], 1 => SkipA0 [SkipB if HasB]; Count1+1 iterations; MOP_CFG supplies the high 16 bits.
 #[test]
 fn mop_template0_zmask_with_mop_cfg_high_bits() {
@@ -124,7 +124,7 @@ fn mop_template0_zmask_with_mop_cfg_high_bits() {
     assert_eq!(s.dispatched_words(0), vec![a0, sa, a0]);
 }
 
-// MOPExpander.md "Performance" / seed 002 table: emission one per cycle during expansion;
+// MOPExpander.md "Performance" / docs/mop-replay.md table: emission one per cycle during expansion;
 // after it, a one-cycle transition penalty unless the next instruction is a MOP.
 #[test]
 fn mop_transition_penalty_one_cycle() {
@@ -158,7 +158,7 @@ fn mop_transition_penalty_one_cycle() {
     );
 }
 
-// seed 002 table: ingestion is blocked while expanding (words behind the MOP stay queued).
+// docs/mop-replay.md table: ingestion is blocked while expanding (words behind the MOP stay queued).
 #[test]
 fn mop_ingestion_blocked_while_expanding() {
     let mut s = Sim::new();
@@ -174,7 +174,7 @@ fn mop_ingestion_blocked_while_expanding() {
     assert_eq!(s.dispatched_words(0)[20..], [asm("ttsfpnop"); 3]);
 }
 
-// seed 002 edge case 7: MopCfg is snapshotted when the expansion starts (bhemu's choice,
+// docs/mop-replay.md MR-10: MopCfg is snapshotted when the expansion starts (bhemu's choice,
 // matching the functional model): a write mid-expansion only affects the next MOP.
 #[test]
 fn mop_cfg_snapshot_at_expansion_start() {
@@ -194,7 +194,7 @@ fn mop_cfg_snapshot_at_expansion_start() {
     assert_eq!(s.dispatched_words(0)[6..], [op(2); 6]);
 }
 
-// seed 002 edge case 8 / ManualTTSync.md MOPExpanderDoneCheck: mop_idle is false while a MOP
+// docs/mop-replay.md MR-11 / ManualTTSync.md MOPExpanderDoneCheck: mop_idle is false while a MOP
 // is queued before the expander or being expanded.
 #[test]
 fn mop_sync_waits_for_expander_idle() {
@@ -218,7 +218,7 @@ fn mop_sync_waits_for_expander_idle() {
     assert!(s.cp.mop_idle(1));
 }
 
-// seed 002 "MOP + Replay Composition": the MOP expander may emit REPLAY, which the Replay
+// docs/mop-replay.md "MOP + Replay Composition": the MOP expander may emit REPLAY, which the Replay
 // Expander then expands.
 #[test]
 fn mop_may_emit_replay() {
@@ -253,7 +253,7 @@ fn mop_may_emit_replay() {
     assert!(c.windows(2).all(|w| w[1] == w[0] + 1), "{c:?}");
 }
 
-// seed 002 "MOP Expander": BRISC's pushes enter after the MOP expander, so a MOP from BRISC is
+// docs/mop-replay.md "MOP Expander": BRISC's pushes enter after the MOP expander, so a MOP from BRISC is
 // never expanded; it reaches the Wait Gate, which bhemu reports (MOP.md: RISCV B cannot use
 // MOP). Ordinary BRISC pushes execute normally.
 #[test]
@@ -274,7 +274,7 @@ fn brisc_push_enters_after_mop_expander() {
     assert_eq!(e.word, Some(asm("ttmop 1, 0, 0")));
 }
 
-// seed 002 "MopCfg": nine registers per thread; index 9 does not exist.
+// docs/mop-replay.md "MopCfg": nine registers per thread; index 9 does not exist.
 #[test]
 fn mop_cfg_nine_registers_per_thread() {
     let mut s = Sim::new();

@@ -1,5 +1,5 @@
-//! The `.tsx` examples (seed 000 patterns 1-8, a deadlock, a mutex hang), the program format,
-//! the runner's JSON, and deadlock / max-cycles reporting (issue 3 parts 2-3).
+//! The `.tsx` examples (docs/wait-gate.md patterns 1-8, a deadlock, a mutex hang), the program format,
+//! the runner's JSON, and deadlock / max-cycles reporting.
 use bhemu_isa::tensix::assemble;
 use bhemu_tensix::program::parse;
 use bhemu_tensix::runner::{run, RunOptions, RunResult};
@@ -33,7 +33,7 @@ fn ok(r: &RunResult) {
     assert!(r.error.is_none(), "{:?}", r.error);
 }
 
-// seed 000 pattern 1: ttstallwait 128, 1 holds WRCFG until ThCon is done (+ the lag); the
+// docs/wait-gate.md pattern 1: ttstallwait 128, 1 holds WRCFG until ThCon is done (+ the lag); the
 // packer variant ttstallwait 128, 9 until the packer drained.
 #[test]
 fn pattern1_wrcfg_waits_for_thcon() {
@@ -48,7 +48,7 @@ fn pattern1_wrcfg_waits_for_thcon() {
     assert_eq!(at(&r, 2, "ttwrcfg 28, 0, 12", 0), pacr + 4 + 1);
 }
 
-// seed 000 pattern 2: MOVD2A/MOVD2B only after SrcA/SrcB are the Matrix Unit's (C7/C8).
+// docs/wait-gate.md pattern 2: MOVD2A/MOVD2B only after SrcA/SrcB are the Matrix Unit's (C7/C8).
 #[test]
 fn pattern2_movd2a_waits_for_srca_valid() {
     let r = example("pattern2");
@@ -59,7 +59,7 @@ fn pattern2_movd2a_waits_for_srca_valid() {
     assert_eq!(at(&r, 1, "ttmovd2b 0, 0, 0, 0, 0", 0), sdv + 2);
 }
 
-// seed 000 pattern 3: UNPACK_TO_DEST — T0 posts sem 2 after Unpacker 0 drains; T1's SEMGET
+// docs/wait-gate.md pattern 3: UNPACK_TO_DEST — T0 posts sem 2 after Unpacker 0 drains; T1's SEMGET
 // (a Sync instruction, caught by B1) waits for the post.
 #[test]
 fn pattern3_unpack_to_dest_handshake() {
@@ -73,7 +73,7 @@ fn pattern3_unpack_to_dest_handshake() {
     assert_eq!(r.semaphores[2], (0, 1));
 }
 
-// seed 000 pattern 4: math -> pack through semaphore 1 (Max 2): pack of tile k starts only
+// docs/wait-gate.md pattern 4: math -> pack through semaphore 1 (Max 2): pack of tile k starts only
 // after math posted tile k; math of tile k+2 starts only after pack freed tile k; math posts
 // only after the Matrix Unit drained, pack frees only after the packer drained.
 #[test]
@@ -111,7 +111,7 @@ fn pattern4_math_pack_double_buffering() {
     assert_eq!(r.semaphores[1], (0, 2));
 }
 
-// seed 000 pattern 5: reconfigure the packer only after it drained (ttstallwait 128, 8).
+// docs/wait-gate.md pattern 5: reconfigure the packer only after it drained (ttstallwait 128, 8).
 #[test]
 fn pattern5_wait_for_packer_before_reconfig() {
     let r = example("pattern5");
@@ -122,7 +122,7 @@ fn pattern5_wait_for_packer_before_reconfig() {
     assert_eq!(at(&r, 2, "ttwrcfg 28, 0, 12", 1), sw + 2);
 }
 
-// seed 000 pattern 6: SETC16 (Dst flip) waits for FPU and SFPU (ttstallwait 128, 2064).
+// docs/wait-gate.md pattern 6: SETC16 (Dst flip) waits for FPU and SFPU (ttstallwait 128, 2064).
 #[test]
 fn pattern6_dest_flip_waits_for_fpu_and_sfpu() {
     let r = example("pattern6");
@@ -134,7 +134,7 @@ fn pattern6_dest_flip_waits_for_fpu_and_sfpu() {
     assert_eq!(c16, at(&r, 1, "ttstallwait 128, 2064", 0) + 2);
 }
 
-// seed 000 pattern 7: ttstallwait 8, 1024 with no RISC-V write pending costs only the lag;
+// docs/wait-gate.md pattern 7: ttstallwait 8, 1024 with no RISC-V write pending costs only the lag;
 // ttstallwait 32, 6 holds ThCon until both unpackers drained.
 #[test]
 fn pattern7_unpacker_waits_for_trisc_cfg() {
@@ -146,7 +146,7 @@ fn pattern7_unpacker_waits_for_trisc_cfg() {
     assert_eq!(at(&r, 0, "ttsetdmareg 0, 0, 0, 4", 0), unp + 4 + 1);
 }
 
-// seed 000 pattern 8: SEMPOST only once FPU and SFPU are done; SETC16 after the last SFPU op.
+// docs/wait-gate.md pattern 8: SEMPOST only once FPU and SFPU are done; SETC16 after the last SFPU op.
 #[test]
 fn pattern8_post_after_math_and_sfpu() {
     let r = example("pattern8");
@@ -159,7 +159,7 @@ fn pattern8_post_after_math_and_sfpu() {
     assert_eq!(r.semaphores[1], (1, 2));
 }
 
-// Issue 3: deadlock detection lists each thread's blocking instruction (disassembled) and the
+// deadlock detection lists each thread's blocking instruction (disassembled) and the
 // condition it waits on.
 #[test]
 fn deadlock_reports_threads() {
@@ -197,7 +197,7 @@ fn deadlock_with_full_fifo() {
     assert!(e.threads[0].waiting_on.starts_with("ttnop"));
 }
 
-// seed 001: the invalid-index example is reported as a hang naming thread, index, instruction.
+// docs/mutexes.md: the invalid-index example is reported as a hang naming thread, index, instruction.
 #[test]
 fn mutex_hang_example_is_reported() {
     let r = example("mutex_hang");
@@ -210,7 +210,7 @@ fn mutex_hang_example_is_reported() {
     assert_eq!(r.mutexes[0], (0, Some(1)));
 }
 
-// Issue 3: the cycle limit is its own error kind.
+// the cycle limit is its own error kind.
 #[test]
 fn max_cycles_is_an_error_kind() {
     let p = parse(Arch::Blackhole, "x.tsx", "[t0]\nttnop\nttnop\nttnop\n").unwrap();
@@ -224,7 +224,7 @@ fn max_cycles_is_an_error_kind() {
     assert_eq!(r.error.map(|e| e.kind), Some(ErrorKind::MaxCycles));
 }
 
-// Issue 3 part 3: the JSON object's shape.
+// The spec: the JSON object's shape.
 #[test]
 fn json_shape() {
     let p = parse(
@@ -249,7 +249,7 @@ fn json_shape() {
     assert!(j["error"].is_null());
 }
 
-// Issue 3 part 3: parse errors name the file, the line and the reason.
+// The spec: parse errors name the file, the line and the reason.
 #[test]
 fn parse_errors_name_file_line_reason() {
     let cases = [
@@ -273,7 +273,7 @@ fn parse_errors_name_file_line_reason() {
     }
 }
 
-// Issue 3 part 3: mopcfg lines program MopCfg before cycle 0; comments are ignored.
+// The spec: mopcfg lines program MopCfg before cycle 0; comments are ignored.
 #[test]
 fn program_mopcfg_and_comments() {
     let text = "[t0]  # unpack thread\nmopcfg 0 = 1\nmopcfg 1 = 2   # inner\nmopcfg 2 = 0x02000000\nmopcfg 3 = 0x02000000\nmopcfg 4 = 0x02000000\nmopcfg 5 = 0x8f000000\nmopcfg 6 = 0x02000000\nmopcfg 7 = 0x60000000\nttmop 1, 0, 0\n";
@@ -283,7 +283,7 @@ fn program_mopcfg_and_comments() {
     assert_eq!(r.words(0), vec![0x8f00_0000, 0x6000_0000]);
 }
 
-// Determinism (DESIGN.md "Time"): the same program gives the same log and cycle count.
+// Determinism (docs/execution-model.md EM-2): the same program gives the same log and cycle count.
 #[test]
 fn runs_are_deterministic() {
     let a = example("pattern4");

@@ -1,4 +1,4 @@
-//! Seed 002 (Replay Expander) and REPLAY.md, one test per rule.
+//! docs/mop-replay.md (Replay Expander) and REPLAY.md, one test per rule.
 mod common;
 use bhemu_tensix::{ErrorKind, PushSource};
 use common::{asm, Sim};
@@ -17,7 +17,7 @@ fn record(s: &mut Sim, start: u32, ops: &[u32], exec: bool) {
     s.words(0, ops);
 }
 
-// seed 002 edge case 4: REPLAY Count 0 means 64 (wrapping through the buffer twice).
+// docs/mop-replay.md MR-12: REPLAY Count 0 means 64 (wrapping through the buffer twice).
 #[test]
 fn replay_len_zero_means_64() {
     let mut s = Sim::new();
@@ -31,7 +31,7 @@ fn replay_len_zero_means_64() {
     assert_eq!(got[32..], ops[..]);
 }
 
-// seed 002 edge case 5: indices wrap modulo 32.
+// docs/mop-replay.md MR-12: indices wrap modulo 32.
 #[test]
 fn replay_index_wraps_mod_32() {
     let mut s = Sim::new();
@@ -57,7 +57,7 @@ fn replay_start_index_low_5_bits() {
     assert_eq!(s.dispatched_words(0), vec![op(7)]);
 }
 
-// seed 002 / REPLAY.md: record-and-execute emits while recording, one per cycle.
+// docs/mop-replay.md / REPLAY.md: record-and-execute emits while recording, one per cycle.
 #[test]
 fn replay_record_and_execute() {
     let mut s = Sim::new();
@@ -67,7 +67,7 @@ fn replay_record_and_execute() {
     assert_eq!(s.dispatched_words(0), [op(1), op(2), op(3)].repeat(2));
 }
 
-// seed 002 table: record only — ingests one per cycle, emits nothing.
+// docs/mop-replay.md table: record only — ingests one per cycle, emits nothing.
 #[test]
 fn replay_record_only_emits_nothing() {
     let mut s = Sim::new();
@@ -77,7 +77,7 @@ fn replay_record_only_emits_nothing() {
     assert_eq!(s.cp.replay_expander(0).unwrap().slot(1).word, op(2));
 }
 
-// seed 002 table / REPLAY.md: playback emits one per cycle and stalls ingestion; what follows
+// docs/mop-replay.md table / REPLAY.md: playback emits one per cycle and stalls ingestion; what follows
 // the REPLAY leaves after the whole sequence, with no transition penalty.
 #[test]
 fn replay_playback_stalls_ingestion() {
@@ -93,7 +93,7 @@ fn replay_playback_stalls_ingestion() {
     assert!(c.windows(2).all(|w| w[1] == w[0] + 1), "{c:?}");
 }
 
-// seed 002: replayed sequences never contain MOP. From a TRISC a MOP arriving during recording
+// docs/mop-replay.md: replayed sequences never contain MOP. From a TRISC a MOP arriving during recording
 // is expanded upstream, so its expansion is what gets recorded.
 #[test]
 fn replay_records_mop_expansion_not_mop() {

@@ -1,5 +1,5 @@
-//! Sync Unit: semaphores (SyncUnit.md, SEMINIT/SEMPOST/SEMGET.md, seed 000) and mutexes
-//! (seed 001, ATGETM.md, ATRELM.md), one test per rule.
+//! Sync Unit: semaphores (SyncUnit.md, SEMINIT/SEMPOST/SEMGET.md, docs/wait-gate.md) and mutexes
+//! (docs/mutexes.md, ATGETM.md, ATRELM.md), one test per rule.
 mod common;
 use bhemu_tensix::semaphores::Semaphores;
 use bhemu_tensix::{Arch, ErrorKind};
@@ -95,7 +95,7 @@ fn sem_window_write_takes_the_sync_slot() {
     assert_eq!(s.cp.semaphores()[0].0, 2);
 }
 
-// seed 001: Blackhole valid indices 0, 2, 3, 4; an invalid one hangs and bhemu reports the
+// docs/mutexes.md: Blackhole valid indices 0, 2, 3, 4; an invalid one hangs and bhemu reports the
 // thread, the index and the instruction.
 #[test]
 fn mutex_invalid_index_hangs_and_is_reported() {
@@ -118,7 +118,7 @@ fn mutex_invalid_index_hangs_and_is_reported() {
     );
 }
 
-// seed 001 "Comparison with Wormhole B0": Wormhole has 0, 2-7.
+// docs/mutexes.md "Comparison with Wormhole B0": Wormhole has 0, 2-7.
 #[test]
 fn mutex_wormhole_indices() {
     let mut s = Sim::with_arch(Arch::WormholeB0);
@@ -134,7 +134,7 @@ fn mutex_wormhole_indices() {
     assert_eq!(s.run().map_err(|e| e.kind), Err(ErrorKind::Hang));
 }
 
-// seed 001 ATGETM: re-entrant — acquiring a mutex already held by the thread proceeds.
+// docs/mutexes.md ATGETM: re-entrant — acquiring a mutex already held by the thread proceeds.
 #[test]
 fn mutex_reentrant_acquire() {
     let mut s = Sim::new();
@@ -147,7 +147,7 @@ fn mutex_reentrant_acquire() {
     assert_eq!(s.cp.mutexes()[2], (3, Some(1)));
 }
 
-// seed 001 ATRELM: release only by the owner; otherwise no effect.
+// docs/mutexes.md ATRELM: release only by the owner; otherwise no effect.
 #[test]
 fn mutex_release_by_non_owner_no_effect() {
     let mut s = Sim::new();
@@ -158,7 +158,7 @@ fn mutex_release_by_non_owner_no_effect() {
     assert_eq!(s.log[1].len(), 3, "ATRELM completes without effect");
 }
 
-// seed 001: while another thread holds the mutex, ATGETM waits at the Wait Gate and nothing
+// docs/mutexes.md: while another thread holds the mutex, ATGETM waits at the Wait Gate and nothing
 // behind it passes.
 #[test]
 fn atgetm_waits_while_held_by_other() {
@@ -182,7 +182,7 @@ fn atgetm_waits_while_held_by_other() {
     assert_eq!(s.cp.mutexes()[0], (0, Some(1)));
 }
 
-// seed 001 "Round-robin fairness": when thread i releases and both others wait, thread
+// docs/mutexes.md "Round-robin fairness": when thread i releases and both others wait, thread
 // (i + 1) % 3 acquires.
 #[test]
 fn mutex_round_robin_handover() {
@@ -228,7 +228,7 @@ fn mutex_round_robin_handover() {
     assert!(s.at_asm(0, "ttatgetm 0", 0) < s.at_asm(1, "ttatgetm 0", 0));
 }
 
-// seed 001 "Interaction with STALLWAIT": ATGETM/ATRELM are Sync Unit instructions, blocked by
+// docs/mutexes.md "Interaction with STALLWAIT": ATGETM/ATRELM are Sync Unit instructions, blocked by
 // B1.
 #[test]
 fn mutex_ops_blocked_by_stall_sync() {
@@ -246,7 +246,7 @@ fn mutex_ops_blocked_by_stall_sync() {
     assert_eq!(s.at_asm(0, "ttatgetm 0", 0), pacr + 4 + 1);
 }
 
-// seed 001 "Timing": up to three ATGETM/ATRELM per cycle if they name different mutexes, and
+// docs/mutexes.md "Timing": up to three ATGETM/ATRELM per cycle if they name different mutexes, and
 // mutex instructions do not take the semaphore slot.
 #[test]
 fn mutex_ops_three_per_cycle() {
@@ -261,7 +261,7 @@ fn mutex_ops_three_per_cycle() {
     );
 }
 
-// seed 000 "Overview": STALLWAIT and SEMWAIT go through the Sync Unit's one-per-cycle slot
+// docs/wait-gate.md "Overview": STALLWAIT and SEMWAIT go through the Sync Unit's one-per-cycle slot
 // shared with SEMINIT/SEMPOST/SEMGET.
 #[test]
 fn stallwait_semwait_share_the_sync_slot() {
@@ -276,7 +276,7 @@ fn stallwait_semwait_share_the_sync_slot() {
     assert_eq!(c, vec![1, 2, 3]);
 }
 
-// seed 001 "Hardware State": at reset every mutex is held by nobody.
+// docs/mutexes.md "Hardware State": at reset every mutex is held by nobody.
 #[test]
 fn mutexes_free_at_reset() {
     let s = Sim::new();

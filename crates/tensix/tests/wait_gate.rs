@@ -1,4 +1,4 @@
-//! Seed 000 (Wait Gate, STALLWAIT, SEMWAIT, block mask B0-B8), one test per rule.
+//! docs/wait-gate.md (Wait Gate, STALLWAIT, SEMWAIT, block mask B0-B8), one test per rule.
 mod common;
 use bhemu_tensix::coprocessor::Mode;
 use bhemu_tensix::insn::{block, predecode};
@@ -6,7 +6,7 @@ use bhemu_tensix::wait_gate::{blocked_by_mask, Latch};
 use bhemu_tensix::{Arch, ErrorKind};
 use common::{asm, Sim};
 
-// seed 000 "The Wait Gate": the release lags the condition by one cycle, so the instruction
+// docs/wait-gate.md "The Wait Gate": the release lags the condition by one cycle, so the instruction
 // right after STALLWAIT is held at least one cycle even if the condition is already met.
 #[test]
 fn wait_gate_release_lag_one_cycle() {
@@ -18,7 +18,7 @@ fn wait_gate_release_lag_one_cycle() {
     assert_eq!(s.at_asm(0, "ttwrcfg 4, 0, 124", 0), sw + 2);
 }
 
-// seed 000 "Overview": the instruction immediately following STALLWAIT is subject to the block
+// docs/wait-gate.md "Overview": the instruction immediately following STALLWAIT is subject to the block
 // mask for at least one cycle; an instruction the mask does not catch is not held.
 #[test]
 fn stallwait_next_insn_held_only_if_caught() {
@@ -34,7 +34,7 @@ fn stallwait_next_insn_held_only_if_caught() {
     assert_eq!(s.at_asm(0, "ttwrcfg 4, 0, 124", 0), sw + 2);
 }
 
-// seed 000 "The Wait Gate": once the first instruction matching the block mask arrives, no
+// docs/wait-gate.md "The Wait Gate": once the first instruction matching the block mask arrives, no
 // further instructions of any kind pass until the condition clears.
 #[test]
 fn wait_gate_blocked_insn_blocks_everything_behind() {
@@ -62,7 +62,7 @@ fn wait_gate_blocked_insn_blocks_everything_behind() {
     assert!(s.at_asm(0, "ttsfpnop", 0) < wrcfg - 1);
 }
 
-// seed 000 "stall_res": stall_res == 0 means STALL_MATH (B6, 0x40).
+// docs/wait-gate.md "stall_res": stall_res == 0 means STALL_MATH (B6, 0x40).
 #[test]
 fn stall_res_zero_means_stall_math() {
     let i = predecode(Arch::Blackhole, asm("ttstallwait 0, 1"));
@@ -88,7 +88,7 @@ fn stall_res_zero_means_stall_math() {
     assert!(s.at_asm(0, "ttzeroacc 0, 0, 0, 0, 0", 0) >= sw + 2);
 }
 
-// seed 000 "wait_res": STALLWAIT wait_res == 0 means 0x0F (C0|C1|C2|C3).
+// docs/wait-gate.md "wait_res": STALLWAIT wait_res == 0 means 0x0F (C0|C1|C2|C3).
 #[test]
 fn stallwait_wait_res_zero_means_0x0f() {
     let i = predecode(Arch::Blackhole, asm("ttstallwait 64, 0"));
@@ -130,7 +130,7 @@ fn wormhole_wait_res_zero_means_0x7f() {
     );
 }
 
-// seed 000 "wait_sem_cond": a SEMWAIT with wait_sem_cond == 0 is undefined behaviour; bhemu
+// docs/wait-gate.md "wait_sem_cond": a SEMWAIT with wait_sem_cond == 0 is undefined behaviour; bhemu
 // reports it (strict) or, permissive, follows SEMWAIT.md (latch STALLWAIT with 0x0F).
 #[test]
 fn semwait_cond_zero_is_undefined_behaviour() {
@@ -154,7 +154,7 @@ fn semwait_cond_zero_is_undefined_behaviour() {
     assert_eq!(s.cp.warnings()[0].kind, ErrorKind::Undefined);
 }
 
-// seed 000 "Special cases": NOP is blocked only if all block bits B0-B8 are set.
+// docs/wait-gate.md "Special cases": NOP is blocked only if all block bits B0-B8 are set.
 #[test]
 fn nop_blocked_only_by_all_bits() {
     let nop = predecode(Arch::Blackhole, asm("ttnop"));
@@ -194,7 +194,7 @@ fn nop_blocked_only_by_all_bits() {
     );
 }
 
-// seed 000 "Special cases": MOP, MOP_CFG, REPLAY and RESOURCEDECL are never blocked (handled
+// docs/wait-gate.md "Special cases": MOP, MOP_CFG, REPLAY and RESOURCEDECL are never blocked (handled
 // before the Wait Gate).
 #[test]
 fn mop_never_blocked() {
@@ -243,7 +243,7 @@ fn mop_never_blocked() {
     );
 }
 
-// seed 000 "Special cases": STALLWAIT and SEMWAIT are blocked by any set block bit.
+// docs/wait-gate.md "Special cases": STALLWAIT and SEMWAIT are blocked by any set block bit.
 #[test]
 fn stallwait_semwait_blocked_by_any_bit() {
     for line in ["ttstallwait 1, 1", "ttsemwait 1, 1, 1"] {
@@ -270,7 +270,7 @@ fn stallwait_semwait_blocked_by_any_bit() {
     assert_eq!(s.at_asm(0, "ttsemwait 2, 1, 1", 0), sw + 2);
 }
 
-// seed 000 "Emulator Implementation Notes" 1: the latch is overwritten by each new
+// docs/wait-gate.md "Emulator Implementation Notes" 1: the latch is overwritten by each new
 // STALLWAIT/SEMWAIT.
 #[test]
 fn latch_overwritten_by_new_wait() {
@@ -288,7 +288,7 @@ fn latch_overwritten_by_new_wait() {
     );
 }
 
-// seed 000 "Per-thread independence": a STALLWAIT in T0 blocks only T0.
+// docs/wait-gate.md "Per-thread independence": a STALLWAIT in T0 blocks only T0.
 #[test]
 fn per_thread_independence() {
     let mut s = Sim::new();
@@ -312,7 +312,7 @@ fn per_thread_independence() {
     assert_eq!(s.log[0].len(), 3);
 }
 
-// seed 000 "SEMWAIT vs STALLWAIT": SEMWAIT is cleared by SEMPOST from any thread.
+// docs/wait-gate.md "SEMWAIT vs STALLWAIT": SEMWAIT is cleared by SEMPOST from any thread.
 #[test]
 fn semwait_released_by_other_threads_sempost() {
     let mut s = Sim::new();
@@ -329,7 +329,7 @@ fn semwait_released_by_other_threads_sempost() {
     assert_eq!(s.cp.semaphores()[3], (0, 4));
 }
 
-// seed 000 pattern 4 / SEMWAIT.md C1: STALL_ON_MAX keeps waiting while Value >= Max.
+// docs/wait-gate.md pattern 4 / SEMWAIT.md C1: STALL_ON_MAX keeps waiting while Value >= Max.
 #[test]
 fn semwait_stall_on_max() {
     let mut s = Sim::new();
@@ -352,7 +352,7 @@ fn semwait_stall_on_max() {
     assert_eq!(s.at_asm(1, "ttzeroacc 0, 0, 0, 0, 0", 0), get + 2);
 }
 
-// seed 000 SEMWAIT C0 STALL_ON_ZERO: keeps waiting while Value == 0.
+// docs/wait-gate.md SEMWAIT C0 STALL_ON_ZERO: keeps waiting while Value == 0.
 #[test]
 fn semwait_stall_on_zero() {
     let mut s = Sim::new();
@@ -365,8 +365,8 @@ fn semwait_stall_on_zero() {
     assert_eq!(s.at_asm(1, "ttzeroacc 0, 0, 0, 0, 0", 0), 9);
 }
 
-// seed 000 "The Wait Gate": a thread moves at most one instruction through its gate per cycle
-// (seed 004 §7).
+// docs/wait-gate.md "The Wait Gate": a thread moves at most one instruction through its gate per cycle
+// (docs/execution-model.md).
 #[test]
 fn one_instruction_per_thread_per_cycle() {
     let mut s = Sim::new();
@@ -376,7 +376,7 @@ fn one_instruction_per_thread_per_cycle() {
     assert_eq!(cycles, vec![1, 2, 3, 4, 5, 6]);
 }
 
-// seed 000 "stall_res" table (STALLWAIT.md): each block bit catches its category.
+// docs/wait-gate.md "stall_res" table (STALLWAIT.md): each block bit catches its category.
 #[test]
 fn block_mask_categories() {
     let caught = |line: &str| -> Vec<u32> {
@@ -401,7 +401,7 @@ fn block_mask_categories() {
     assert_eq!(caught("ttsfpmad 0, 0, 0, 0, 0"), vec![8]);
 }
 
-// seed 000 "sem_sel": several semaphores may be selected; the SEMWAIT releases only when the
+// docs/wait-gate.md "sem_sel": several semaphores may be selected; the SEMWAIT releases only when the
 // condition has cleared on all of them (SEMWAIT.md C0/C1 "any of the semaphores").
 #[test]
 fn semwait_multiple_semaphores_all_must_clear() {
@@ -417,7 +417,7 @@ fn semwait_multiple_semaphores_all_must_clear() {
     assert_eq!((s.cp.semaphores()[0].0, s.cp.semaphores()[1].0), (0, 0));
 }
 
-// Issue 3 / DESIGN.md "Errors": an unknown opcode reaching the gate is an error naming the
+// docs/execution-model.md EM-7: an unknown opcode reaching the gate is an error naming the
 // thread and word, never a panic.
 #[test]
 fn unknown_opcode_reported() {
@@ -430,7 +430,7 @@ fn unknown_opcode_reported() {
     );
 }
 
-// seed 001 "Per-Core Access": BRISC cannot push ATGETM/ATRELM; bhemu reports it.
+// docs/mutexes.md "Per-Core Access": BRISC cannot push ATGETM/ATRELM; bhemu reports it.
 #[test]
 fn brisc_cannot_use_mutexes() {
     let mut s = Sim::new();

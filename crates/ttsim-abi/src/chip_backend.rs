@@ -261,7 +261,7 @@ mod tests {
     }
 
     /// blackhole_140_arch.yaml: channel 0's ports at NOC0 (0,0), (0,1), (0,11); translated
-    /// (17,12..14) (REFERENCES §4).
+    /// (17,12..14) (docs/blackhole-facts.md §4).
     #[test]
     fn dram_is_reached_by_noc0_and_translated_coordinates() {
         let mut b = strict();

@@ -1,5 +1,5 @@
 //! Typed errors of the ABI layer and of its backend: a kind, a place, a cycle and one sentence
-//! (DESIGN.md "Errors"). The C ABI never returns them to the caller; it turns each into the
+//! (docs/execution-model.md EM-7). The C ABI never returns them to the caller; it turns each into the
 //! documented answer (docs/libttsim-abi.md "Misuse").
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! The exported C ABI (REFERENCES §6; docs/tt-umd-sim-interface.md §1.1) over one process-wide
+//! The exported C ABI (docs/tt-umd-sim-interface.md; docs/tt-umd-sim-interface.md §1.1) over one process-wide
 //! [`Device`].
 //!
 //! # Safety net
@@ -768,7 +768,7 @@ unsafe fn write_entry(
 
 // ---- time ----------------------------------------------------------------------------------
 
-/// `void libttsim_clock(uint32_t n_clocks)`: the only place time advances (DESIGN.md "Time").
+/// `void libttsim_clock(uint32_t n_clocks)`: the only place time advances (docs/execution-model.md EM-2).
 #[no_mangle]
 pub extern "C-unwind" fn libttsim_clock(n_clocks: u32) {
     drive("clock", |abi| {

@@ -22,7 +22,7 @@ const RTLD_NOW: c_int = 2;
 type DmaRd = unsafe extern "C-unwind" fn(u64, *mut c_void, u32);
 type DmaWr = unsafe extern "C-unwind" fn(u64, *const c_void, u32);
 
-/// The ten symbols with their C signatures (REFERENCES §6).
+/// The ten symbols with their C signatures (docs/tt-umd-sim-interface.md).
 #[derive(Clone, Copy)]
 struct Lib {
     init: extern "C" fn(),

@@ -1,8 +1,8 @@
-//! The acceptance boot of issue 5 without Python: the library's exported functions, called the
+//! The tt-umd boot without Python: the library's exported functions, called the
 //! way tt-umd 0.9.14 calls them (docs/tt-umd-sim-interface.md: every tile access through TLB 0,
 //! the entry rewritten before every chunk, one `clock(1)` after every read and none after a
 //! write, §3.4 and §6), boot tt-metal's firmware on all 140 tiles of the chip behind the PCIe
-//! face (REFERENCES §5), then slow-dispatch `examples/kernels/noc_stamp.c` three times.
+//! face (docs/blackhole-facts.md §9), then slow-dispatch `examples/kernels/noc_stamp.c` three times.
 //! `tests/umd/acceptance.py` does the same through the real tt-umd wheel.
 //!
 //! Needs the firmware from `scripts/fetch-ttnn.sh` and the kernel from `scripts/build-kernels.sh`;
@@ -175,7 +175,7 @@ fn firmware_boots_on_140_tiles_through_the_tlb_window_and_runs_a_kernel_three_ti
     for i in 0..LAUNCH_ENTRIES {
         ring[(i * LAUNCH_MSG_SIZE + 48) as usize] = 1; // host dispatch
     }
-    // REFERENCES §5 steps 1-5, per tile.
+    // docs/blackhole-facts.md §9 steps 1-5, per tile.
     for &(x, y) in &tiles {
         u.write32(x, y, SOFT_RESET_ADDR, 0x47800);
         for c in &fw.cores {
@@ -194,7 +194,7 @@ fn firmware_boots_on_140_tiles_through_the_tlb_window_and_runs_a_kernel_three_ti
     eprintln!("boot: 140 tiles DONE after {reads} reads (= clocks)");
     assert!(
         (3_000..20_000).contains(&reads),
-        "boot took {reads} clocks; REFERENCES §5 says about 6,000"
+        "boot took {reads} clocks; docs/blackhole-facts.md §9 says about 6,000"
     );
     for &(x, y) in &tiles {
         assert_eq!(
@@ -237,7 +237,7 @@ fn firmware_boots_on_140_tiles_through_the_tlb_window_and_runs_a_kernel_three_ti
             );
             let idx = y * 17 + x;
             let bank = idx % 8;
-            // Translated DRAM coordinates of the bank's port 0 (REFERENCES §4).
+            // Translated DRAM coordinates of the bank's port 0 (docs/blackhole-facts.md §4).
             let (dx, dy) = (17 + bank / 4, 12 + 3 * (bank % 4));
             let d = u.read(dx, dy, 0x10_0000 + u64::from(idx) * 64, 16);
             assert_eq!(d, want, "launch {host_id} ({x},{y}) DRAM bank {bank}");

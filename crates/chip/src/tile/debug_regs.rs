@@ -28,7 +28,7 @@ pub const fn soft_reset_bit(core: Core) -> u32 {
     }
 }
 
-/// All five cores held (and the Tensix units reset): what the host writes first (REFERENCES §5).
+/// All five cores held (and the Tensix units reset): what the host writes first (docs/blackhole-facts.md §9).
 pub const SOFT_RESET_ALL: u32 = 0x47800;
 
 /// What a register write asks the tile to do beyond storing the value.
@@ -64,7 +64,7 @@ impl Default for DebugRegs {
 impl DebugRegs {
     pub fn new() -> Self {
         let mut words = vec![0; 0x1000 / 4];
-        // Cores start held in reset; the host releases BRISC (REFERENCES §5).
+        // Cores start held in reset; the host releases BRISC (docs/blackhole-facts.md §9).
         words[(SOFT_RESET_0 / 4) as usize] = SOFT_RESET_ALL;
         DebugRegs {
             words,
@@ -194,7 +194,7 @@ mod tests {
         assert_eq!(d.reset_pc(Core::Ncrisc), 0x5CE0);
     }
 
-    /// SoftReset.md bit layout; REFERENCES §5: 0x47800 holds all five, 0x47000 frees BRISC.
+    /// SoftReset.md bit layout; docs/blackhole-facts.md §9: 0x47800 holds all five, 0x47000 frees BRISC.
     #[test]
     fn soft_reset_bits() {
         let mut d = DebugRegs::new();

@@ -4,7 +4,7 @@
 //! `PushTensixInstruction.md`, `Mailboxes.md`, `TensixCoprocessor/SyncUnit.md` ("RISCV access to
 //! semaphores"), `WormholeB0/.../ScalarUnit.md` ("RISCV access to GPRs").
 
-/// The five baby RISC-V cores of a tile, in scheduling order (seed 004 §3).
+/// The five baby RISC-V cores of a tile, in scheduling order (docs/execution-model.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Core {
     Brisc = 0,

@@ -397,7 +397,7 @@ impl Tile {
         }
     }
 
-    /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2 (seed 004 §3).
+    /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2 (docs/execution-model.md).
     pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
         self.invalidate_dirty_code();
         for i in 0..5 {

@@ -137,7 +137,7 @@ fn reasserting_reset_stops_and_restarts_a_core() {
 }
 
 /// PushTensixInstruction.md: "RISCV NC cannot push instructions" — an access-rule error naming
-/// tile, core, pc, address and width (issue 4).
+/// tile, core, pc, address and width.
 #[test]
 fn ncrisc_push_is_a_typed_error() {
     let (mut t, mut noc) = tile();
@@ -163,7 +163,7 @@ fn ncrisc_push_is_a_typed_error() {
     assert_eq!(t.core_state(Core::Ncrisc), CoreState::Faulted);
 }
 
-/// DESIGN.md "Errors": permissive mode logs once per address, reads 0 and carries on.
+/// docs/execution-model.md EM-7: permissive mode logs once per address, reads 0 and carries on.
 #[test]
 fn permissive_mode_warns_once_and_reads_zero() {
     let (mut t, mut noc) = tile();
@@ -295,7 +295,7 @@ fn instruction_push_rules() {
     assert_eq!(e.and_then(|e| e.loc.addr), Some(0xFFE5_0000));
 }
 
-/// DESIGN.md "Speed": decoded code is invalidated when any agent overwrites it — here BRISC
+/// docs/execution-model.md: decoded code is invalidated when any agent overwrites it — here BRISC
 /// patches the loop TRISC0 is spinning in.
 #[test]
 fn cross_core_code_patch_is_seen() {

@@ -2,7 +2,7 @@
 //! `riscv_elf_errors.rs` include this file with `#[path]`). Cargo also builds it as a test target
 //! of its own, which holds no tests.
 //!
-//! The cross toolchain is Debian's `gcc-riscv64-unknown-elf` (REFERENCES.md §7). When it is
+//! The cross toolchain is Debian's `gcc-riscv64-unknown-elf` (docs/blackhole-facts.md §12). When it is
 //! missing the tests skip with a message, unless `BHEMU_REQUIRE_TOOLS=1` (set by scripts/test.sh
 //! for CI), in which case they fail: a CI run must not pass by skipping.
 #![allow(dead_code)]
@@ -107,7 +107,7 @@ pub fn build_riscv(name: &str, dir: &Path) -> PathBuf {
 
 /// Cross-compile one C file with the examples' start code and linker script into `out` (flags as
 /// in examples/riscv/build.sh). libgcc comes from the rv32im/ilp32 multilib because GCC has no
-/// multilib for strings like rv32im_zba_zbb (issue 2).
+/// multilib for strings like rv32im_zba_zbb.
 pub fn cross_compile(src_path: &Path, march: &str, out: &Path) -> PathBuf {
     let ex = examples_dir();
     let libgcc = run_checked(

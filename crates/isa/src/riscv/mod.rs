@@ -1,4 +1,4 @@
-//! RV32 encodings of the baby RISC-V cores (REFERENCES §3, `BabyRISCV/InstructionSet.md`):
+//! RV32 encodings of the baby RISC-V cores (docs/blackhole-facts.md §10, `BabyRISCV/InstructionSet.md`):
 //! RV32IM, Zicsr, Zicntr, Zaamo, Zba, Zbb, `pack`/`brev8` of Zbkb, `grevi` of Bitmanip 0.94,
 //! `fence.i`, `mret` and `.ttinsn`.
 //!

@@ -5,11 +5,11 @@
 //! decode, encode, disassembly, assembly, the backend unit and the Wait Gate block category.
 //!
 //! A Tensix word is `opcode << 24 | fields`. A field's width runs from its start bit to the
-//! next field's start bit, or to bit 24 (REFERENCES.md §2). Bits below the lowest field, and
+//! next field's start bit, or to bit 24 (docs/blackhole-facts.md §11). Bits below the lowest field, and
 //! all 24 low bits of an instruction without fields, are *reserved*: decode keeps them in
 //! [`Decoded::word`], disassembly shows them (as a `.word`), encode leaves them zero.
 //!
-//! Text syntax is the compiler's (seed 000 examples, Tenstorrent binutils
+//! Text syntax is the compiler's (docs/wait-gate.md examples, Tenstorrent binutils
 //! `riscv-opc-sfpu-insns.h`): `tt` + lower-case name, operands in decimal separated by `", "`,
 //! in *descending start-bit order* — the argument order of the `TT_OP_*` macros, e.g.
 //! `ttstallwait 128, 1` is `TT_OP_STALLWAIT(stall_res = 128, wait_res = 1)`. SFPU instructions
@@ -65,7 +65,7 @@ pub enum ExUnit {
     Xmov,
 }
 
-/// Wait Gate block-mask bits B0..B8 (the `stall_res` operand of STALLWAIT/SEMWAIT; seed 000,
+/// Wait Gate block-mask bits B0..B8 (the `stall_res` operand of STALLWAIT/SEMWAIT; docs/wait-gate.md,
 /// STALLWAIT.md "Block mask"). [`InsnDef::block_bits`] says which bits block an instruction:
 /// a latched wait with mask `m` holds it back iff `block_bits & m != 0`, except NOP (below).
 pub mod block {
@@ -109,7 +109,7 @@ pub mod block {
 /// by `tests/tensix_tables.rs` (RESOURCEDECL and STREAMWAIT exist on Blackhole only).
 pub mod opcodes {
     pub const MOP: u8 = 0x01;
-    /// Plain NOP; the only opcode the MOP expander's IsNop accepts (seed 002).
+    /// Plain NOP; the only opcode the MOP expander's IsNop accepts (docs/mop-replay.md).
     pub const NOP: u8 = 0x02;
     pub const MOP_CFG: u8 = 0x03;
     pub const REPLAY: u8 = 0x04;
@@ -117,9 +117,9 @@ pub mod opcodes {
     pub const RESOURCEDECL: u8 = 0x05;
     pub const UNPACR: u8 = 0x42;
     pub const SETDMAREG: u8 = 0x45;
-    /// Not a NOP for the MOP expander (seed 002).
+    /// Not a NOP for the MOP expander (docs/mop-replay.md).
     pub const DMANOP: u8 = 0x60;
-    /// Not a NOP for the MOP expander (seed 002).
+    /// Not a NOP for the MOP expander (docs/mop-replay.md).
     pub const SFPNOP: u8 = 0x8f;
     pub const ATGETM: u8 = 0xa0;
     pub const ATRELM: u8 = 0xa1;
@@ -487,12 +487,12 @@ pub fn assemble(arch: Arch, line: &str) -> Result<u32, AsmError> {
     Ok(word)
 }
 
-/// The `.ttinsn` form a RISC-V core executes: the Tensix word rotated left by 2 (seed 002).
+/// The `.ttinsn` form a RISC-V core executes: the Tensix word rotated left by 2 (docs/mop-replay.md).
 pub fn to_ttinsn(word: u32) -> u32 {
     word.rotate_left(2)
 }
 
-/// Inverse of [`to_ttinsn`]: `rotr(x, 2)` (seed 002 "Assembly Encoding").
+/// Inverse of [`to_ttinsn`]: `rotr(x, 2)` (docs/mop-replay.md "Assembly Encoding").
 pub fn from_ttinsn(encoded: u32) -> u32 {
     encoded.rotate_right(2)
 }

@@ -41,6 +41,7 @@ pub mod replay_expander;
 pub mod runner;
 pub mod semaphores;
 pub mod src_banks;
+pub mod state;
 pub mod sync_unit;
 pub mod wait_gate;
 
@@ -49,3 +50,4 @@ pub use coprocessor::{Coprocessor, Dispatch, Mode, PushSource, THREADS};
 pub use error::{ErrorKind, TensixError, ThreadWait};
 pub use fifo::{Pushed, FIFO_SLOTS};
 pub use src_banks::{Src, SrcClient};
+pub use state::TensixState;

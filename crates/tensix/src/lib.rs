@@ -32,6 +32,7 @@ pub mod backend;
 pub mod coprocessor;
 pub mod error;
 pub mod fifo;
+pub mod formats;
 pub mod insn;
 pub mod mop_expander;
 pub mod mutexes;

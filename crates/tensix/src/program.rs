@@ -16,6 +16,8 @@
 //! l1 0x20000 = file input.bin          # raw bytes, path relative to the program
 //! cfg ALU_FORMAT_SPEC_REG0_SrcA = 5    # a field of cfg_defines.h (outside a section:
 //!                                      # Config state 0; inside [tN]: thread N's view)
+//! cfg 64 = 0x04000015                  # a whole Config word by index (e.g. a word of a
+//!                                      # 128-bit TileDescriptor)
 //! gpr 4 = 0x1234                       # inside [tN]: GPRs[N][4]
 //! dump l1 0x20000 bf16 1024            # after the run: ADDR FORMAT COUNT
 //! dump dst 0..63 bf16                  # Dst rows (Dst16b for bf16/fp16/raw16,
@@ -217,16 +219,27 @@ pub fn parse(arch: Arch, file: &str, text: &str) -> Result<Program, TensixError>
                 let (name, v) = line[3..]
                     .split_once('=')
                     .ok_or_else(|| err(file, line_no, "expected `cfg NAME = VALUE`"))?;
-                let field = CfgField::by_name(name.trim()).ok_or_else(|| {
-                    err(
-                        file,
-                        line_no,
-                        format!(
-                            "`{}` is not a field of Blackhole's cfg_defines.h",
-                            name.trim()
-                        ),
-                    )
-                })?;
+                let raw_word = parse_num(name)
+                    .filter(|&w| (w as usize) < crate::state::CFG_WORDS)
+                    .map(|w| CfgField {
+                        name: "word",
+                        space: crate::state::Space::Config,
+                        addr32: w as usize,
+                        shamt: 0,
+                        mask: u32::MAX,
+                    });
+                let field = raw_word
+                    .or_else(|| CfgField::by_name(name.trim()))
+                    .ok_or_else(|| {
+                        err(
+                            file,
+                            line_no,
+                            format!(
+                                "`{}` is not a field of Blackhole's cfg_defines.h",
+                                name.trim()
+                            ),
+                        )
+                    })?;
                 let value = parse_num(v)
                     .filter(|&v| v <= u32::MAX as u64)
                     .ok_or_else(|| {

@@ -485,6 +485,21 @@ impl Coprocessor {
                 if !banks.unpack_blocked(src) {
                     e.done_at = Some(cycle + e.insn.latency.max(1) as u64);
                     progressed = true;
+                    // A waiting UNPACR reads its configuration and counters, and moves its
+                    // data, when it starts.
+                    execute_data(
+                        DataCtx {
+                            arch: self.arch,
+                            mode: self.mode,
+                            state: &mut self.state,
+                            banks,
+                            warnings: &mut self.warnings,
+                        },
+                        e.thread as usize,
+                        e.insn.word,
+                        cycle,
+                        mem,
+                    )?;
                 }
             }
             let mut i = 0;
@@ -494,22 +509,7 @@ impl Coprocessor {
                     Some(d) if d <= cycle => {
                         pipe.entries.remove(i);
                         progressed = true;
-                        if matches!(e.insn.op, Op::Unpacr { .. }) {
-                            // The unpacker's data effect, before FlipSrc hands the bank over.
-                            execute_data(
-                                DataCtx {
-                                    arch: self.arch,
-                                    mode: self.mode,
-                                    state: &mut self.state,
-                                    banks,
-                                    warnings: &mut self.warnings,
-                                },
-                                e.thread as usize,
-                                e.insn.word,
-                                cycle,
-                                mem,
-                            )?;
-                        }
+
                         match e.insn.op {
                             Op::Unpacr { flip: true } | Op::UnpacrNop { set_dvalid: true } => {
                                 banks.give_to_math(if unit == Unit::Unpack1 {
@@ -821,8 +821,9 @@ impl Coprocessor {
         if insn.unit != Unit::None {
             self.backend.accept(insn.unit, tt, insn, cycle, waits);
         }
-        // Data effects at dispatch for every unit but the unpackers (at retire).
-        if !matches!(insn.op, Op::Unpacr { .. }) {
+        // Data effects at dispatch; an UNPACR that must wait inside its unpacker for its
+        // bank applies them when it starts (backend phase).
+        if !waits {
             execute_data(
                 DataCtx {
                     arch: self.arch,

@@ -117,3 +117,39 @@ fn pack_dst_bf16_as_bfp8_b_with_shared_exponents() {
         assert_eq!(got, d, "datums of block {block}");
     }
 }
+
+#[test]
+fn tilize_row_major_32x32_into_four_faces() {
+    let r = example("tilize_bf16");
+    let input: Vec<u32> = input_tiles()[..1024].iter().map(|&f| bf16(f)).collect();
+    // Tile layout: face (fr, fc) holds rows 16*fr.., columns 16*fc.. of the matrix, each
+    // face row-major, faces in the order top-left, top-right, bottom-left, bottom-right.
+    let mut want = Vec::new();
+    for face in 0..4 {
+        let (fr, fc) = (face / 2, face % 2);
+        for row in 0..16 {
+            for col in 0..16 {
+                want.push(input[(fr * 16 + row) * 32 + fc * 16 + col]);
+            }
+        }
+    }
+    assert_eq!(dump(&r, "l1 0x20000").bits, want);
+}
+
+#[test]
+fn unpack_fp32_to_dst_and_pack_fp32_is_bit_exact() {
+    let r = example("unpack_dst_fp32");
+    let input = &dump(&r, "l1 0x10000").bits;
+    // The ramp is not all-equal: a real copy, not zeros.
+    assert_eq!(input[1], 0.47f32.to_bits());
+    assert!(
+        input.iter().any(|&b| b & 0xffff != 0),
+        "full 23-bit mantissas"
+    );
+    assert_eq!(
+        &dump(&r, "dst 0..63").bits,
+        input,
+        "Dst32b holds the FP32 values"
+    );
+    assert_eq!(&dump(&r, "l1 0x20000").bits, input, "packed back unchanged");
+}

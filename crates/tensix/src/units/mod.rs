@@ -12,9 +12,11 @@
 //!   Gate (dispatch), in the order threads dispatch within a cycle. Operands are read and
 //!   results written then; a later instruction that reads them is ordered after it by the
 //!   program's own waits, as on hardware.
-//! - Unpackers: when the UNPACR *retires* (its bank is the Unpackers' and its latency has
-//!   elapsed), just before a FlipSrc hands the bank to the Matrix Unit, because an UNPACR may
-//!   wait inside its unpacker for its bank.
+//! - Unpackers: when the UNPACR *starts* in its unpacker: at dispatch if its bank is the
+//!   Unpackers', else when the bank arrives (an UNPACR waits inside its unpacker). It reads
+//!   its configuration and address counters then, as the hardware computes its addresses in
+//!   its first cycles (UNPACR_Regular.md "Performance"); a FlipSrc hands the bank to the
+//!   Matrix Unit only when it retires, so the Matrix Unit never sees a half-written bank.
 use crate::coprocessor::Mode;
 use crate::error::{ErrorKind, TensixError};
 use crate::src_banks::SrcBanks;

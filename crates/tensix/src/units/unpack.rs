@@ -1,6 +1,6 @@
 //! Unpackers: UNPACR moves datums from L1 to `SrcA` / `SrcB` / `Dst` with format conversion.
-//! Effects when the UNPACR retires (the unpacker's bank is the Unpackers' and its latency has
-//! elapsed), before a FlipSrc hands the bank to the Matrix Unit.
+//! Effects when the UNPACR starts in its unpacker (see `super` for why); FlipSrc's bank
+//! hand-over happens when it retires.
 //!
 //! Page: tt-isa-documentation WormholeB0/TensixTile/TensixCoprocessor/UNPACR_Regular.md
 //! ("Functional model"), with Blackhole's field names from `cfg_defines.h` and the

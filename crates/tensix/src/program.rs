@@ -250,7 +250,7 @@ pub fn parse(arch: Arch, file: &str, text: &str) -> Result<Program, TensixError>
                         )
                     })?;
                 let width_max = (field.mask >> field.shamt) as u64;
-                if value as u64 > width_max {
+                if value > width_max {
                     return Err(err(
                         file,
                         line_no,

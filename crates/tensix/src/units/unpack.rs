@@ -569,7 +569,7 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     } else {
         ctx.cfg(fl.shift_amount[ctxn & 3])
     };
-    if (transpose || tilize) && datum_bit % 128 != 0 {
+    if (transpose || tilize) && !datum_bit.is_multiple_of(128) {
         ctx.undefined("UNPACR transpose/tilize input not 16-byte aligned")?;
     }
     if tilize && upsample_zeroes > 0 {

@@ -39,6 +39,7 @@ pub mod mutexes;
 pub mod program;
 pub mod qstatus;
 pub mod replay_expander;
+pub mod riscv_windows;
 pub mod runner;
 pub mod semaphores;
 pub mod src_banks;

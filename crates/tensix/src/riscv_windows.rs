@@ -31,7 +31,7 @@ fn extract(word: u32, off: u32, width: u32) -> u32 {
 }
 
 fn aligned(off: u32, width: u32) -> Result<(), String> {
-    if !matches!(width, 1 | 2 | 4) || off % width != 0 {
+    if !matches!(width, 1 | 2 | 4) || !off.is_multiple_of(width) {
         return Err(format!(
             "{width}-byte access at offset {off:#x} is not naturally aligned"
         ));

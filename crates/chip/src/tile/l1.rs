@@ -122,31 +122,6 @@ impl L1 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn writes_to_fetched_lines_are_reported_once() {
-        let mut l1 = L1::new();
-        l1.write(0x100, 4, 0x1234_5678);
-        assert_eq!(l1.take_code_dirty(), None);
-        assert_eq!(l1.fetch(0x100), Some(0x1234_5678));
-        l1.write(0x104, 2, 0xFFFF);
-        l1.write(0x13C, 4, 0);
-        assert_eq!(l1.take_code_dirty(), Some((0x104, 0x140)));
-        assert_eq!(l1.take_code_dirty(), None);
-    }
-
-    #[test]
-    fn out_of_range_is_refused() {
-        let mut l1 = L1::new();
-        assert!(!l1.write(L1_SIZE - 2, 4, 0));
-        assert_eq!(l1.read(L1_SIZE, 1), None);
-        assert!(!l1.write_bytes(u64::from(L1_SIZE), &[1]));
-    }
-}
-
 /// The coprocessor's unpackers and packers reach L1 through this.
 impl bhemu_tensix::TensixMemory for L1 {
     fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String> {
@@ -169,5 +144,30 @@ impl bhemu_tensix::TensixMemory for L1 {
                 data.len()
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_to_fetched_lines_are_reported_once() {
+        let mut l1 = L1::new();
+        l1.write(0x100, 4, 0x1234_5678);
+        assert_eq!(l1.take_code_dirty(), None);
+        assert_eq!(l1.fetch(0x100), Some(0x1234_5678));
+        l1.write(0x104, 2, 0xFFFF);
+        l1.write(0x13C, 4, 0);
+        assert_eq!(l1.take_code_dirty(), Some((0x104, 0x140)));
+        assert_eq!(l1.take_code_dirty(), None);
+    }
+
+    #[test]
+    fn out_of_range_is_refused() {
+        let mut l1 = L1::new();
+        assert!(!l1.write(L1_SIZE - 2, 4, 0));
+        assert_eq!(l1.read(L1_SIZE, 1), None);
+        assert!(!l1.write_bytes(u64::from(L1_SIZE), &[1]));
     }
 }

@@ -1,4 +1,4 @@
-//! `.tsx` programs: a text program for the coprocessor alone (issue 3, part 3).
+//! `.tsx` programs: a text program for the coprocessor alone.
 //!
 //! ```text
 //! # comment

@@ -1,5 +1,5 @@
 //! Run a `.tsx` program on the coprocessor alone (`bhemu tensix run`), and render the result
-//! as text or as the one JSON object issue 3 specifies.
+//! as text or as one JSON object.
 //!
 //! Pushing: each thread's words are pushed as fast as its FIFO accepts them, at most one per
 //! thread per cycle (a TRISC issues at most one store per cycle), before that cycle's `step`.

@@ -315,7 +315,7 @@ impl CoreBus<'_> {
                     // PCBufs.md: "Write is discarded"; ManualTTSync.md: stores to
                     // CoprocessorDoneCheck are discarded.
                     PcBufPort::TriscSide(_) | PcBufPort::CoprocessorDone(_) => Access::Done(()),
-                    // seed 002 edge case 8: a store to mop_sync completes only once the MOP
+                    // A store to mop_sync completes only once the MOP
                     // expander has nothing queued or in progress.
                     PcBufPort::MopDone(i) => {
                         match ttsync_check(

@@ -2,7 +2,7 @@
 //! Wait Gate), the Sync Unit, SrcA/SrcB bank ownership and the backend units, stepped one cycle
 //! at a time.
 //!
-//! One cycle (`step`), in a fixed order so that runs are deterministic (DESIGN.md "Time"):
+//! One cycle (`step`), in a fixed order so that runs are deterministic:
 //! 1. Backend: UNPACRs waiting inside an unpacker start once their bank is the Unpackers';
 //!    instructions whose latency has elapsed retire (and apply retire-time effects: an UNPACR
 //!    with FlipSrc gives its bank to the Matrix Unit).
@@ -13,7 +13,7 @@
 //!    so no thread sees another's same-cycle dispatch (latency 1, SyncUnit.md). Shared units
 //!    take one instruction per cycle; threads are offered them in rotating order starting at
 //!    `cycle % 3`.
-//! 4. Frontends: each thread moves at most one instruction towards its gate (seed 004 §7).
+//! 4. Frontends: each thread moves at most one instruction towards its gate.
 //!
 //! The tile pushes words (`push`) and writes MopCfg / semaphores between steps.
 use bhemu_isa::tensix::Arch;
@@ -39,8 +39,8 @@ mod report;
 pub const THREADS: usize = 3;
 
 /// Who pushed a word: a TRISC pushes into its thread's FIFO before the MOP expander; BRISC's
-/// pushes enter after the MOP expander (seed 002; README.md "a mux between the two
-/// expanders"). bhemu gives the BRISC path priority at that mux instead of silently dropping
+/// pushes enter after the MOP expander (a mux between the two
+/// expanders). bhemu gives the BRISC path priority at that mux instead of silently dropping
 /// the TRISC-side instruction as the hardware does on a same-cycle collision (software must
 /// avoid that collision anyway).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub struct Dispatch {
 }
 
 /// Strict stops at the first undefined behaviour; permissive reports it once (in
-/// `warnings`) and carries on as the hardware would (DESIGN.md "Errors").
+/// `warnings`) and carries on as the hardware would.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Strict,
@@ -192,7 +192,7 @@ impl Coprocessor {
     }
 
     /// Push one instruction word for `thread`. `Full` means the pushing core stalls and retries
-    /// next cycle (seed 004 §8).
+    /// next cycle.
     pub fn push(
         &mut self,
         thread: usize,
@@ -247,7 +247,7 @@ impl Coprocessor {
 
     /// mop_sync / MOPExpanderDoneCheck (ManualTTSync.md): true once no MOP is queued before
     /// the thread's MOP expander and it is not expanding one. A store to PC-buffer + 8
-    /// completes only when this holds (seed 002 edge case 8).
+    /// completes only when this holds.
     pub fn mop_idle(&self, thread: usize) -> bool {
         match self.threads.get(thread) {
             Some(th) => {

@@ -225,7 +225,7 @@ impl Coprocessor {
                 let e = TensixError::new(
                     ErrorKind::Hang,
                     cycle,
-                    format!("{name} with invalid mutex index {index} ({} has {}): thread T{t} waits forever (seed 001, {name}.md)", self.arch.name(), valid_mutex_text(self.arch)),
+                    format!("{name} with invalid mutex index {index} ({} has {}): thread T{t} waits forever ({name}.md)", self.arch.name(), valid_mutex_text(self.arch)),
                 )
                 .at(tt, Some(insn.word));
                 self.threads[t].hung = true;
@@ -257,7 +257,7 @@ impl Coprocessor {
                     tt,
                     insn.word,
                     format!(
-                        "{} pushed by BRISC: only TRISCs can use mutexes (seed 001); dropped",
+                        "{} pushed by BRISC: only TRISCs can use mutexes; dropped",
                         disasm(self.arch, insn.word)
                     ),
                 )?;
@@ -297,7 +297,7 @@ impl Coprocessor {
                 cycle,
                 tt,
                 insn.word,
-                "SEMWAIT with wait_sem_cond == 0 is undefined behaviour (seed 000)".to_string(),
+                "SEMWAIT with wait_sem_cond == 0 is undefined behaviour (SEMWAIT.md)".to_string(),
             )?;
         }
         // It passes.
@@ -411,7 +411,7 @@ impl Coprocessor {
                     }
                 }
             }
-            // RESOURCEDECL is consumed before the Wait Gate (seed 000: never blocked; the YAML
+            // RESOURCEDECL is consumed before the Wait Gate (STALLWAIT.md: never blocked; the YAML
             // table notes it is for Auto TTSync), so it never reaches the gate or the log.
             if matches!(
                 th.gate.slot,

@@ -625,3 +625,23 @@ fn matrix_and_vector_arithmetic_are_reported_as_not_modelled_yet() {
         .iter()
         .any(|e| e.message.contains("ELWADD") && e.message.contains("not modelled")));
 }
+
+#[test]
+fn unpacr_nop_zerosrc_clears_the_unpackers_bank_or_both() {
+    let fill = |s: &mut TensixState| {
+        for b in 0..2 {
+            s.src_a.fill_bank(b, 0x1234);
+            s.src_b.fill_bank(b, 0x4321);
+        }
+    };
+    // Unpacker 0, clear value 1 (negative infinity: all ones), its bank only.
+    let s = ok(0, fill, &["ttunpacr_nop 0, 0, 0, 0, 0, 1, 0, 1, 1"]);
+    assert_eq!(s.src_a.read(0, 10, 3), 0x7ffff);
+    assert_eq!(s.src_a.read(1, 10, 3), 0x1234);
+    assert_eq!(s.src_b.read(0, 10, 3), 0x4321);
+    // Unpacker 1, zero, both banks.
+    let s = ok(0, fill, &["ttunpacr_nop 1, 0, 0, 0, 0, 1, 1, 0, 1"]);
+    assert_eq!(s.src_b.read(0, 63, 15), 0);
+    assert_eq!(s.src_b.read(1, 0, 0), 0);
+    assert_eq!(s.src_a.read(0, 0, 0), 0x1234);
+}

@@ -373,7 +373,13 @@ impl Visit for Exec<'_, '_> {
         src_clr_val_ctrl: u8,
         unpack_pop: u8,
     ) -> UnitResult {
-        unpack::unpacr_nop(self.ctx, unpacker_select, set_dvalid, unpack_pop)
+        unpack::unpacr_nop(
+            self.ctx,
+            unpacker_select,
+            bank_clr_ctrl,
+            src_clr_val_ctrl,
+            unpack_pop,
+        )
     }
     fn rstdma(&mut self) -> UnitResult {
         Ok(()) // timing only: no data effect modelled

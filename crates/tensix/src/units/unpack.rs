@@ -702,17 +702,48 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     Ok(())
 }
 
-/// `UNPACR_NOP`: the SETDVALID mode's bank hand-over is the frontend's; the other modes
-/// (zeroing Src, MMIO writes) are not modelled yet and say so.
+/// `UNPACR_NOP`. The ZEROSRC mode (`Unpack_Pop` = 1, tt-llk's `UNP_ZEROSRC`) clears the
+/// unpacker's current bank, or both (`Bank_Clr_Ctrl`), of SrcA (unpacker 0) or SrcB
+/// (unpacker 1) to zero, or SrcA to all ones (`Src_ClrVal_Ctrl` = 1, negative infinity);
+/// tt-isa-documentation WormholeB0/TensixTile/TensixCoprocessor/UNPACR_NOP_ZEROSRC.md. Its
+/// SETDVALID bank hand-over is the frontend's. Clear values 2 and 3 and the other modes
+/// (MMIO writes, overlay clear) are not modelled yet and say so.
 pub fn unpacr_nop(
     ctx: &mut Ctx,
-    _unpacker_select: u8,
-    set_dvalid: u8,
+    unpacker_select: u8,
+    bank_clr_ctrl: u8,
+    src_clr_val_ctrl: u8,
     unpack_pop: u8,
 ) -> UnitResult {
-    if set_dvalid != 0 {
-        return Ok(());
+    match unpack_pop {
+        1 => {
+            let u = unpacker_select & 1;
+            let value = match (src_clr_val_ctrl, u) {
+                (0, _) => 0,
+                (1, 0) => crate::state::SRC_DATUM_MASK,
+                (1, _) => 0,
+                (v, _) => {
+                    return ctx.not_modelled(&format!("UNPACR_NOP ZEROSRC with clear value {v}"))
+                }
+            };
+            let bank = if u == 0 {
+                ctx.banks.unpack_a
+            } else {
+                ctx.banks.unpack_b
+            };
+            let reg = if u == 0 {
+                &mut ctx.state.src_a
+            } else {
+                &mut ctx.state.src_b
+            };
+            for b in 0..2 {
+                if bank_clr_ctrl != 0 || b == bank {
+                    reg.fill_bank(b, value);
+                }
+            }
+            Ok(())
+        }
+        2 => Ok(()), // UNP_NOP: occupies the unpacker for one cycle
+        _ => ctx.not_modelled("UNPACR_NOP (this mode)"),
     }
-    let _ = unpack_pop;
-    ctx.not_modelled("UNPACR_NOP (this mode)")
 }

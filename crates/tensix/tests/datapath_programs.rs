@@ -153,3 +153,90 @@ fn unpack_fp32_to_dst_and_pack_fp32_is_bit_exact() {
     );
     assert_eq!(&dump(&r, "l1 0x20000").bits, input, "packed back unchanged");
 }
+
+/// A one-thread program moving all 2^16 16-bit patterns L1 -> SrcA -> Dst -> L1, 64 tiles of
+/// 1024: UNPACR (Ch0 Y += 1 selects the next tile, FlipSrc), eight MOVA2D of 8 rows, SETRWC
+/// (bank back, counters cleared), PACR (one output stream; Last on the final tile). Effects
+/// apply at dispatch in program order, so one thread needs no semaphores.
+fn all_patterns_program(fmt_code: u32, flush_src: bool) -> String {
+    let mut p = String::new();
+    p.push_str("l1 0x10000 = u16 ramp 0 1 65536\n");
+    // TileDescriptor: format | IsUncompressed | XDim 1024; YDim 64 (tiles).
+    p.push_str(&format!(
+        "cfg 64 = {:#x}\ncfg 65 = 64\n",
+        fmt_code | 0x10 | (1024 << 16)
+    ));
+    for line in [
+        format!("cfg THCON_SEC0_REG2_Out_data_format = {fmt_code}"),
+        "cfg THCON_SEC0_REG3_Base_address = 0xfff".into(),
+        "cfg UNP0_ADDR_BASE_REG_1_Base = 128".into(),
+        format!("cfg ALU_FORMAT_SPEC_REG0_SrcA = {fmt_code}"),
+        format!("cfg ALU_FORMAT_SPEC_REG2_Dstacc = {fmt_code}"),
+        format!(
+            "cfg ALU_ACC_CTRL_Zero_Flag_disabled_src = {}",
+            !flush_src as u32
+        ),
+        "cfg PCK_DEST_RD_CTRL_Read_int8 = 1".into(),
+        format!("cfg THCON_SEC0_REG1_In_data_format = {fmt_code}"),
+        format!("cfg THCON_SEC0_REG1_Out_data_format = {fmt_code}"),
+        "cfg THCON_SEC0_REG1_Disable_zero_compress = 1".into(),
+        "cfg THCON_SEC0_REG1_L1_Dest_addr = 0x3fff".into(),
+        "[t0]".into(),
+        "cfg SRCA_SET_SetOvrdWithAddr = 1".into(),
+        "cfg ADDR_MOD_AB_SEC0_SrcAIncr = 8".into(),
+        "cfg ADDR_MOD_DST_SEC0_DestIncr = 8".into(),
+        "ttsetadcxx 5, 1023, 0".into(),
+    ] {
+        p.push_str(&line);
+        p.push('\n');
+    }
+    for tile in 0..64 {
+        p.push_str("ttunpacr 0, 4, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1\n");
+        for _ in 0..8 {
+            p.push_str("ttmova2d 0, 0, 0, 2, 0\n");
+        }
+        p.push_str("ttsetrwc 1, 0, 0, 0, 0, 5\n");
+        let last = (tile == 63) as u32;
+        p.push_str(&format!("ttpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, {last}\n"));
+    }
+    p.push_str("dump l1 0x40000 u16 65536\n");
+    p
+}
+
+fn run_text(name: &str, text: &str) -> RunResult {
+    let p = parse(Arch::Blackhole, name, text).unwrap_or_else(|e| panic!("{e}"));
+    let r = run(&p, RunOptions::default());
+    assert!(r.error.is_none(), "{name}: {:?}", r.error);
+    r
+}
+
+#[test]
+fn every_bf16_pattern_passes_unpacr_mova2d_pacr_unchanged() {
+    let r = run_text("bf16-all.tsx", &all_patterns_program(5, false));
+    let out = &dump(&r, "l1 0x40000").bits;
+    for (i, &b) in out.iter().enumerate() {
+        assert_eq!(b, i as u32, "pattern {i:#06x}");
+    }
+}
+
+#[test]
+fn every_fp16_pattern_passes_unpacr_mova2d_pacr_unchanged() {
+    let r = run_text("fp16-all.tsx", &all_patterns_program(1, false));
+    let out = &dump(&r, "l1 0x40000").bits;
+    for (i, &b) in out.iter().enumerate() {
+        assert_eq!(b, i as u32, "pattern {i:#06x}");
+    }
+}
+
+#[test]
+fn mova2d_flush_turns_every_zero_exponent_bf16_into_plus_zero() {
+    // MOVA2D.md: FlushDenormals (Zero_Flag_disabled_src clear) zeroes a Src datum whose
+    // exponent byte is zero: BF16 denormals and -0 become +0, everything else is unchanged.
+    let r = run_text("bf16-flush.tsx", &all_patterns_program(5, true));
+    let out = &dump(&r, "l1 0x40000").bits;
+    for (i, &b) in out.iter().enumerate() {
+        let exp = (i >> 7) & 0xff;
+        let want = if exp == 0 { 0 } else { i as u32 };
+        assert_eq!(b, want, "pattern {i:#06x}");
+    }
+}

@@ -645,3 +645,71 @@ fn unpacr_nop_zerosrc_clears_the_unpackers_bank_or_both() {
     assert_eq!(s.src_b.read(1, 0, 0), 0);
     assert_eq!(s.src_a.read(0, 0, 0), 0x1234);
 }
+
+#[test]
+fn cfgshiftmask_rotates_masked_scratch_into_a_config_word() {
+    // SCRATCH_SEC1 = 0xab; 8-bit mask rotated right by 8 = 0xff000000 cleared, then OR.
+    let s = ok(
+        0,
+        |s| {
+            s.cfg.set(0, f::SCRATCH_SEC1_val, 0x0000_01ab);
+            s.cfg.write_word(0, 20, 0xffff_ffff);
+        },
+        &["ttcfgshiftmask 0, 0, 7, 8, 1, 20"],
+    );
+    assert_eq!(s.cfg.word(0, 20), Some(0xabff_ffff));
+    // MaskMode 1 keeps the old bits; AluMode 3 adds; index 3 means the current thread's.
+    let s = ok(
+        2,
+        |s| {
+            s.cfg.set(2, f::SCRATCH_SEC2_val, 3);
+            s.cfg.write_word(0, 21, 5);
+        },
+        &["ttcfgshiftmask 1, 3, 31, 0, 3, 21"],
+    );
+    assert_eq!(s.cfg.word(0, 21), Some(8));
+}
+
+#[test]
+fn movb2a_copies_srcb_rows_to_srca_rows() {
+    let s = run_math(
+        |s| {
+            for r in 0..8usize {
+                for c in 0..16 {
+                    s.src_b.write(0, r, c, 0x100 + (r * 16 + c) as u32);
+                }
+            }
+            s.cfg.set(1, f::ALU_ACC_CTRL_Zero_Flag_disabled_src, 1);
+        },
+        &["ttmovb2a 10, 0, 2, 4"],
+    );
+    for k in 0..4usize {
+        for c in 0..16 {
+            assert_eq!(s.src_a.read(0, 8 + k, c), 0x100 + ((4 + k) * 16 + c) as u32);
+        }
+    }
+}
+
+#[test]
+fn trnspsrcb_transposes_rows_16_to_31() {
+    let s = run_math(
+        |s| {
+            for r in 0..64usize {
+                for c in 0..16 {
+                    s.src_b.write(0, r, c, (r * 16 + c) as u32);
+                }
+            }
+        },
+        &["tttrnspsrcb"],
+    );
+    for i in 0..16usize {
+        for j in 0..16 {
+            assert_eq!(s.src_b.read(0, 16 + i, j), ((16 + j) * 16 + i) as u32);
+        }
+    }
+    assert_eq!(
+        s.src_b.read(0, 15, 3),
+        15 * 16 + 3,
+        "rows outside 16..31 untouched"
+    );
+}

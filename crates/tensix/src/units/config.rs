@@ -95,3 +95,56 @@ pub fn rmwcib(ctx: &mut Ctx, index1: u32, mask: u8, data: u8, cfg_reg_addr: u8) 
     let _ = ctx.state.cfg.write_word_plain(sid, c, word);
     Ok(())
 }
+
+/// `CFGSHIFTMASK`: takes `SCRATCH_SEC[ScratchIndex]` (index 3: the current thread's), masks
+/// it to `MaskWidth + 1` bits, rotates it right, and combines it into `Config[StateID][CfgIndex]`
+/// with one of eight ALU operations (after clearing the rotated mask unless `MaskMode`).
+pub fn cfgshiftmask(
+    ctx: &mut Ctx,
+    mask_mode: u8,
+    alu_mode: u8,
+    mask_width: u8,
+    rotate_amt: u8,
+    scratch_index: u8,
+    cfg_reg: u8,
+) -> UnitResult {
+    let Some(c) = cfg_index(ctx, "CFGSHIFTMASK", cfg_reg as u32)? else {
+        return Ok(());
+    };
+    let t = ctx.thread;
+    let scratch = [
+        crate::state::cfg_fields::SCRATCH_SEC0_val,
+        crate::state::cfg_fields::SCRATCH_SEC1_val,
+        crate::state::cfg_fields::SCRATCH_SEC2_val,
+    ];
+    let si = if scratch_index < 3 {
+        scratch_index as usize
+    } else {
+        t
+    };
+    let Some(&sf) = scratch.get(si) else {
+        return ctx.undefined(format!(
+            "CFGSHIFTMASK scratch index {si} names no SCRATCH_SEC"
+        ));
+    };
+    let mask = ((2u64 << mask_width) - 1) as u32;
+    let rot = rotate_amt as u32;
+    let value = (ctx.cfg(sf) & mask).rotate_right(rot);
+    let sid = ctx.state.cfg.state_id(t);
+    let mut v = ctx.state.cfg.word(sid, c).unwrap_or(0);
+    if mask_mode == 0 {
+        v &= !mask.rotate_right(rot);
+    }
+    v = match alu_mode & 7 {
+        0 => v | value,
+        1 => v & value,
+        2 => v ^ value,
+        3 => v.wrapping_add(value),
+        4 => v | !value,
+        5 => v & !value,
+        6 => v ^ !value,
+        _ => v.wrapping_sub(value),
+    };
+    let _ = ctx.state.cfg.write_word(sid, c, v);
+    Ok(())
+}

@@ -136,7 +136,7 @@ impl Visit for Exec<'_, '_> {
         compute::matrix_unit(self.ctx, &self.insn)
     }
     fn trnspsrcb(&mut self) -> UnitResult {
-        self.ctx.not_modelled("TRNSPSRCB")
+        moves::trnspsrcb(self.ctx)
     }
     fn shiftxa(&mut self, log2_amount2: u32, shift_mode: u8) -> UnitResult {
         self.ctx.not_modelled("SHIFTXA")
@@ -1028,7 +1028,15 @@ impl Visit for Exec<'_, '_> {
         scratch_sel: u8,
         cfg_reg: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("CFGSHIFTMASK")
+        config::cfgshiftmask(
+            self.ctx,
+            disable_mask_on_old_val,
+            operation,
+            mask_width,
+            right_cshift_amt,
+            scratch_sel,
+            cfg_reg,
+        )
     }
     fn unknown(&mut self, word: u32) -> UnitResult {
         Ok(())

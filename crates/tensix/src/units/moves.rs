@@ -331,11 +331,6 @@ pub fn movd2b(
     )
 }
 
-/// `MOVB2A`: not modelled yet (recorded once as a warning).
-pub fn movb2a(ctx: &mut Ctx, _srca: u8, _addr_mode: u8, _instr_mod: u8, _srcb: u16) -> UnitResult {
-    ctx.not_modelled("MOVB2A")
-}
-
 /// `ZEROSRC`: clear one or both banks of `SrcA` and/or `SrcB` (SrcA optionally to all ones,
 /// `NegativeInfSrcA`). Blackhole's `zero_val` field is the page's `NegativeInfSrcA` bit and
 /// reserved bits; `write_mode` is `SingleBankMatrixUnit`, `bank_mask` is `BothBanks`.
@@ -433,6 +428,55 @@ pub fn zeroacc(
     }
     if mode <= 1 {
         ctx.state.apply_addr_mod(t, addr_mode as usize, true);
+    }
+    Ok(())
+}
+
+/// `MOVB2A`: one row, or 4 rows (`instr_mod` bit 1), of `SrcB` to `SrcA` (both the Matrix
+/// Unit's banks), flushing zero-exponent data like MOVA2D.
+pub fn movb2a(ctx: &mut Ctx, srca: u8, addr_mode: u8, instr_mod: u8, srcb: u16) -> UnitResult {
+    if srca > 0x3f || srcb > 0x3f {
+        return ctx.undefined(format!(
+            "MOVB2A row operands {srca}/{srcb} exceed 6 bits; ignored"
+        ));
+    }
+    let t = ctx.thread;
+    let flush = ctx.cfg(f::ALU_ACC_CTRL_Zero_Flag_disabled_src) == 0;
+    let mut a = srca as u32 + ctx.state.rwcs[t].src_a as u32;
+    let mut b = srcb as u32 + ctx.state.rwcs[t].src_b as u32;
+    let rows = if instr_mod & 2 != 0 {
+        a &= 0x3c;
+        b &= 0x3c;
+        4
+    } else {
+        a &= 0x3f;
+        b &= 0x3f;
+        1
+    };
+    let (ba, bb) = (ctx.banks.math_a, ctx.banks.math_b);
+    for k in 0..rows {
+        for col in 0..DST_COLS {
+            let mut v = ctx.state.src_b.read(bb, SrcData::row_index(b + k), col);
+            if flush && v & 0xff == 0 {
+                v = 0;
+            }
+            ctx.state.src_a.write(ba, SrcData::row_index(a + k), col, v);
+        }
+    }
+    ctx.state.apply_addr_mod(t, addr_mode as usize, true);
+    Ok(())
+}
+
+/// `TRNSPSRCB`: transposes the 16x16 block at rows 16..31 of the Matrix Unit's `SrcB` bank.
+pub fn trnspsrcb(ctx: &mut Ctx) -> UnitResult {
+    let b = ctx.banks.math_b;
+    for i in 0..16 {
+        for j in 0..i {
+            let ij = ctx.state.src_b.read(b, 16 + i, j);
+            let ji = ctx.state.src_b.read(b, 16 + j, i);
+            ctx.state.src_b.write(b, 16 + i, j, ji);
+            ctx.state.src_b.write(b, 16 + j, i, ij);
+        }
     }
     Ok(())
 }

@@ -713,3 +713,113 @@ fn trnspsrcb_transposes_rows_16_to_31() {
         "rows outside 16..31 untouched"
     );
 }
+
+// ---- Scalar Unit L1 accesses (LOADIND.md, STOREIND_L1.md, ATINCGET.md, ATSWAP.md, ATCAS.md)
+
+/// Runs `lines` on thread 0 with an L1 the test can look at afterwards.
+fn run_l1(
+    setup: impl FnOnce(&mut TensixState, &mut FlatL1),
+    lines: &[&str],
+) -> (Result<TensixState, TensixError>, FlatL1) {
+    let mut cp = Coprocessor::new(Arch::Blackhole);
+    let mut l1 = FlatL1::blackhole();
+    setup(cp.state_mut(), &mut l1);
+    let words: Vec<u32> = lines.iter().map(|l| w(l)).collect();
+    let mut next = 0;
+    for cycle in 0..500u64 {
+        if next < words.len() {
+            match cp.push(0, PushSource::Trisc, words[next]) {
+                Ok(Pushed::Accepted) => next += 1,
+                Ok(Pushed::Full) => {}
+                Err(e) => return (Err(e), l1),
+            }
+        }
+        if let Err(e) = cp.step_with(cycle, &mut l1) {
+            return (Err(e), l1);
+        }
+    }
+    (Ok(cp.state().clone()), l1)
+}
+
+#[test]
+fn storeind_and_loadind_address_l1_by_gpr_times_16_plus_offset_with_post_increment() {
+    let (s, l1) = run_l1(
+        |s, _| {
+            s.gprs[0][1] = 0x100; // L1 0x1000
+            s.gprs[0][2] = 8; // half-register 4: offset 8
+            s.gprs[0][5] = 0xdead_beef;
+        },
+        // Store 32 bits at 0x1008 (offset += 2), load 32 bits from (0x100a & ~3).
+        &["ttstoreind 1, 0, 1, 4, 1, 5, 1", "ttloadind 1, 4, 0, 6, 1"],
+    );
+    let s = s.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&l1.bytes[0x1008..0x100c], &0xdead_beefu32.to_le_bytes());
+    assert_eq!(s.gprs[0][2] & 0xffff, 10, "offset post-incremented by 2");
+    assert_eq!(s.gprs[0][6], 0xdead_beef);
+}
+
+#[test]
+fn loadind_16_bytes_fills_four_aligned_gprs() {
+    let (s, _) = run_l1(
+        |s, l1| {
+            s.gprs[0][1] = 0x200;
+            for i in 0..16 {
+                l1.bytes[0x2000 + i] = i as u8;
+            }
+        },
+        &["ttloadind 0, 0, 0, 9, 1"],
+    );
+    let s = s.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.gprs[0][8], 0x0302_0100);
+    assert_eq!(s.gprs[0][11], 0x0f0e_0d0c);
+}
+
+#[test]
+fn atincget_adds_within_int_width_and_returns_the_old_word() {
+    let (s, l1) = run_l1(
+        |s, l1| {
+            s.gprs[0][1] = 0x300; // 0x3000, Ofs 1 -> 0x3004
+            s.gprs[0][3] = 1;
+            l1.bytes[0x3004..0x3008].copy_from_slice(&0xabcd_00ffu32.to_le_bytes());
+        },
+        // IntWidth 7: the low 8 bits wrap (0xff + 1 -> 0x00), the rest is kept.
+        &["ttatincget 0, 7, 1, 3, 1"],
+    );
+    let s = s.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&l1.bytes[0x3004..0x3008], &0xabcd_0000u32.to_le_bytes());
+    assert_eq!(s.gprs[0][3], 0xabcd_00ff);
+}
+
+#[test]
+fn atswap_writes_the_masked_halfwords_of_four_gprs() {
+    let (s, l1) = run_l1(
+        |s, _| {
+            s.gprs[0][1] = 0x400;
+            s.gprs[0][8] = 0x2222_1111;
+            s.gprs[0][9] = 0x4444_3333;
+        },
+        // Mask 0b101: halfwords 0 and 2.
+        &["ttatswap 0, 5, 8, 1"],
+    );
+    if let Err(e) = s {
+        panic!("{e}");
+    }
+    assert_eq!(
+        &l1.bytes[0x4000..0x4008],
+        &[0x11, 0x11, 0, 0, 0x33, 0x33, 0, 0]
+    );
+}
+
+#[test]
+fn atcas_sets_on_match_and_reports_the_endless_retry_otherwise() {
+    let (s, l1) = run_l1(|s, _| s.gprs[0][1] = 0x500, &["ttatcas 0, 9, 0, 2, 0, 1"]);
+    if let Err(e) = s {
+        panic!("{e}");
+    }
+    assert_eq!(&l1.bytes[0x5008..0x500c], &9u32.to_le_bytes());
+    let (s, _) = run_l1(|s, _| s.gprs[0][1] = 0x500, &["ttatcas 0, 9, 3, 2, 0, 1"]);
+    match s {
+        Err(e) => assert_eq!(e.kind, ErrorKind::Hang, "{e}"),
+        Ok(_) => panic!("a failing ATCAS never completes"),
+    }
+}

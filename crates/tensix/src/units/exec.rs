@@ -7,7 +7,7 @@
 #![allow(unused_variables)]
 use bhemu_isa::tensix::blackhole::{Insn, Visit};
 
-use super::{adc, compute, config, moves, pack, rwc, thcon, unpack, Ctx, UnitResult};
+use super::{adc, compute, config, moves, pack, rwc, thcon, thcon_mem, unpack, Ctx, UnitResult};
 
 /// Applies one instruction's data effects through its unit function.
 pub struct Exec<'c, 'a> {
@@ -421,7 +421,14 @@ impl Visit for Exec<'_, '_> {
         data_reg_index: u8,
         addr_reg_index: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("LOADIND")
+        thcon_mem::loadind(
+            self.ctx,
+            size_sel,
+            offset_index,
+            auto_inc_spec,
+            data_reg_index,
+            addr_reg_index,
+        )
     }
     fn pacr_setreg(
         &mut self,
@@ -631,7 +638,14 @@ impl Visit for Exec<'_, '_> {
         data_reg_index: u8,
         addr_reg_index: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("ATINCGET")
+        thcon_mem::atincget(
+            self.ctx,
+            mem_hier_sel,
+            wrap_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        )
     }
     fn atincgetptr(
         &mut self,
@@ -652,7 +666,13 @@ impl Visit for Exec<'_, '_> {
         data_reg_index: u8,
         addr_reg_index: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("ATSWAP")
+        thcon_mem::atswap(
+            self.ctx,
+            mem_hier_sel,
+            swap_mask,
+            data_reg_index,
+            addr_reg_index,
+        )
     }
     fn atcas(
         &mut self,
@@ -663,7 +683,15 @@ impl Visit for Exec<'_, '_> {
         data_reg_index: u8,
         addr_reg_index: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("ATCAS")
+        thcon_mem::atcas(
+            self.ctx,
+            mem_hier_sel,
+            swap_val,
+            cmp_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        )
     }
     fn storeind(
         &mut self,
@@ -675,7 +703,16 @@ impl Visit for Exec<'_, '_> {
         data_reg_index: u8,
         addr_reg_index: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("STOREIND")
+        thcon_mem::storeind(
+            self.ctx,
+            mem_hier_sel,
+            size_sel,
+            reg_size_sel,
+            offset_index,
+            auto_inc_spec,
+            data_reg_index,
+            addr_reg_index,
+        )
     }
     fn storereg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult {
         self.ctx.not_modelled("STOREREG")

@@ -1,5 +1,6 @@
 //! The backend units' data effects, one function per instruction in its unit's file:
-//! [`config`] (Configuration Unit), [`thcon`] (Scalar Unit GPR arithmetic), [`adc`] and
+//! [`config`] (Configuration Unit), [`thcon`] (Scalar Unit GPR arithmetic) and [`thcon_mem`]
+//! (its L1 accesses), [`adc`] and
 //! [`rwc`] (address counters), [`moves`] (Matrix Unit data movement), [`unpack`] and
 //! [`pack`]. [`exec::Exec`] maps every opcode to one of them; [`compute`] is the single place
 //! where Matrix Unit arithmetic and the Vector Unit (SFPU) are called.
@@ -30,6 +31,7 @@ pub mod moves;
 pub mod pack;
 pub mod rwc;
 pub mod thcon;
+pub mod thcon_mem;
 pub mod unpack;
 
 /// What a unit function returns: `Err` stops the run (strict-mode undefined behaviour, a bad

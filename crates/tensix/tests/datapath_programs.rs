@@ -240,3 +240,84 @@ fn mova2d_flush_turns_every_zero_exponent_bf16_into_plus_zero() {
         assert_eq!(b, want, "pattern {i:#06x}");
     }
 }
+
+/// Packers/FormatConversion.md, early conversion "Rounding": FP32 in `Dst` to BF16 rounds to
+/// nearest with ties away from zero, flushes denormals and -0 to +0, and turns NaN into
+/// infinity (8-bit exponent).
+fn bf16_round_reference(x: u32) -> u32 {
+    let f = f32::from_bits(x);
+    let exp = (x >> 23) & 0xff;
+    if exp == 0 {
+        return 0;
+    }
+    if exp == 0xff {
+        return ((x >> 31) << 15) | 0x7f80;
+    }
+    // Real values of the two neighbouring BF16 patterns; the upper one may carry into
+    // exponent 255, whose real value (2^128) is what "nearest" compares against.
+    let real = |bits: u32| {
+        let e = ((bits >> 23) & 0xff) as i32;
+        let m = (bits & 0x7f_ffff) as f64 / (1u64 << 23) as f64;
+        let s = if bits >> 31 != 0 { -1.0 } else { 1.0 };
+        s * (1.0 + m) * 2f64.powi(e - 127)
+    };
+    let lo = real(x & 0xffff_0000);
+    let hi_bits = (x & 0xffff_0000) + 0x1_0000;
+    let hi = real(hi_bits);
+    let v = f as f64;
+    if (hi - v).abs() <= (v - lo).abs() {
+        hi_bits >> 16
+    } else {
+        x >> 16
+    }
+}
+
+#[test]
+fn pack_fp32_dst_to_bf16_rounds_ties_away_and_flushes() {
+    let specials = [
+        0x0000_0001u32, // denormal
+        0x8000_0000,    // -0
+        0x7fc0_0000,    // NaN
+        0xffc0_0001,    // -NaN
+        0x3f80_8000,    // tie -> away
+        0xbf80_8000,    // negative tie -> away
+        0x3f80_7fff,    // just below the tie
+        0x7f7f_ffff,    // rounds up into infinity
+    ];
+    let mut text = String::from(
+        "sem 1 init 0 max 1\nl1 0x10000 = fp32 ramp 0.1 0.37 1016\nl1 0x10fe0 = fp32 [",
+    );
+    text.push_str(
+        &specials
+            .iter()
+            .map(|v| format!("{v:#x}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    text.push_str("]\n");
+    text.push_str(
+        "cfg 64 = 0x04000010\ncfg 65 = 1\ncfg THCON_SEC0_REG2_Out_data_format = 0\n\
+         cfg THCON_SEC0_REG2_Unpack_If_Sel = 1\ncfg THCON_SEC0_REG3_Base_address = 0xfff\n\
+         cfg UNP0_ADDR_BASE_REG_1_Base = 256\ncfg ALU_FORMAT_SPEC_REG2_Dstacc = 5\n\
+         cfg PCK_DEST_RD_CTRL_Read_32b_data = 1\ncfg THCON_SEC0_REG1_In_data_format = 0\n\
+         cfg THCON_SEC0_REG1_Out_data_format = 5\ncfg THCON_SEC0_REG1_Disable_zero_compress = 1\n\
+         cfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
+         [t0]\nttsetadcxx 1, 1023, 0\nttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1\n\
+         ttstallwait 2, 2\nttsempost 2\n\
+         [t2]\nttsemwait 5, 2, 1\nttsetadcxx 4, 1023, 0\n\
+         ttpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1\n\
+         dump l1 0x10000 u32 1024\ndump l1 0x20000 bf16 1024\n",
+    );
+    let r = run_text("round.tsx", &text);
+    let input = &dump(&r, "l1 0x10000").bits;
+    assert_eq!(&input[1016..], &specials);
+    let want: Vec<u32> = input.iter().map(|&x| bf16_round_reference(x)).collect();
+    let got = &dump(&r, "l1 0x20000").bits;
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "datum {i}: fp32 {:#010x}", input[i]);
+    }
+    assert_eq!(
+        &got[1016..],
+        &[0, 0, 0x7f80, 0xff80, 0x3f81, 0xbf81, 0x3f80, 0x7f80]
+    );
+}

@@ -823,3 +823,43 @@ fn atcas_sets_on_match_and_reports_the_endless_retry_otherwise() {
         Ok(_) => panic!("a failing ATCAS never completes"),
     }
 }
+
+#[test]
+fn reg2flop_writes_thcon_config_or_an_adc_counter() {
+    let s = ok(
+        0,
+        |s| s.gprs[0][7] = 0xcafe,
+        &["ttreg2flop 1, 0, 0, 0, 5, 7"],
+    );
+    // THCON_CFGREG_BASE_ADDR32 (64) + 5.
+    assert_eq!(s.cfg.word(0, 69), Some(0xcafe));
+    // ADC form: 16 bits from the high half (ByteOffset 2) into Unpacker 1, channel 1, Y
+    // (FlopIndex 0b1_01_0_01).
+    let s = ok(
+        0,
+        |s| s.gprs[0][7] = 0x1234_5678,
+        &["ttreg2flop 2, 2, 2, 0, 41, 7"],
+    );
+    assert_eq!(s.adcs[0].unpacker[1][1].y, 0x1234);
+    assert_eq!(s.adcs[0].unpacker[1][1].y_cr, 0);
+}
+
+#[test]
+fn reg2flop_beyond_the_thcon_registers_is_undefined() {
+    undefined(0, |_| {}, &["ttreg2flop 1, 0, 0, 0, 116, 7"]);
+}
+
+#[test]
+fn shiftxb_rotates_a_srcb_row_left_shifting_in_zero_or_column_0() {
+    let fill = |s: &mut TensixState| {
+        for c in 0..16 {
+            s.src_b.write(0, 3, c, 100 + c as u32);
+        }
+    };
+    let s = run_math(fill, &["ttshiftxb 0, 1, 3"]);
+    let row: Vec<u32> = (0..16).map(|c| s.src_b.read(0, 3, c)).collect();
+    let want: Vec<u32> = (1..16).map(|c| 100 + c).chain([0]).collect();
+    assert_eq!(row, want);
+    let s = run_math(fill, &["ttshiftxb 0, 0, 3"]);
+    assert_eq!(s.src_b.read(0, 3, 15), 100);
+}

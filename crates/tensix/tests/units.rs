@@ -863,3 +863,25 @@ fn shiftxb_rotates_a_srcb_row_left_shifting_in_zero_or_column_0() {
     let s = run_math(fill, &["ttshiftxb 0, 0, 3"]);
     assert_eq!(s.src_b.read(0, 3, 15), 100);
 }
+
+#[test]
+fn atincgetptr_pushes_or_pops_a_fifo_pointer_and_reports_a_blocked_retry() {
+    let block = |rd: u32, wr: u32| {
+        move |s: &mut TensixState, l1: &mut FlatL1| {
+            s.gprs[0][1] = 0x60; // control block at 0x600
+            l1.bytes[0x600..0x604].copy_from_slice(&rd.to_le_bytes());
+            l1.bytes[0x604..0x608].copy_from_slice(&wr.to_le_bytes());
+        }
+    };
+    // Push (Ofs 1) by 1 << 1 within 4 bits: Wr 5 -> 7, old value to GPR 3.
+    let (s, l1) = run_l1(block(2, 5), &["ttatincgetptr 0, 0, 1, 4, 1, 3, 1"]);
+    let s = s.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&l1.bytes[0x604..0x608], &7u32.to_le_bytes());
+    assert_eq!(s.gprs[0][3], 5);
+    // Pop (Ofs 0) from an empty FIFO never completes.
+    let (s, _) = run_l1(block(4, 4), &["ttatincgetptr 0, 0, 0, 4, 0, 3, 1"]);
+    match s {
+        Err(e) => assert_eq!(e.kind, ErrorKind::Hang, "{e}"),
+        Ok(_) => panic!("a pop from an empty FIFO never completes"),
+    }
+}

@@ -665,7 +665,16 @@ impl Visit for Exec<'_, '_> {
         data_reg_index: u8,
         addr_reg_index: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("ATINCGETPTR")
+        thcon_mem::atincgetptr(
+            self.ctx,
+            mem_hier_sel,
+            no_incr,
+            incr_val,
+            wrap_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        )
     }
     fn atswap(
         &mut self,

@@ -18,36 +18,36 @@ pub use round::{fp32_to_bf16_round, fp32_to_tf32_round, int32_sm_to_int8_sat};
 
 /// The hardware's 4-bit data-format code (`InDataFormat`, `OutDataFormat`,
 /// `ALU_FORMAT_SPEC_*`, packer `In_data_format` / `Out_data_format`), with the names of the
-/// ISA pages. tt-metal's `DataFormat` names in brackets.
+/// ISA pages; tt-metal's `DataFormat` names in parentheses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DataFormat {
-    /// `0b0000` FP32 [Float32].
+    /// `0b0000` FP32 (tt-metal `Float32`).
     Fp32,
-    /// `0b0001` FP16 [Float16].
+    /// `0b0001` FP16 (tt-metal `Float16`).
     Fp16,
-    /// `0b0010` BFP8a [Bfp8].
+    /// `0b0010` BFP8a (tt-metal `Bfp8`).
     Bfp8a,
-    /// `0b0011` BFP4a [Bfp4].
+    /// `0b0011` BFP4a (tt-metal `Bfp4`).
     Bfp4a,
-    /// `0b0100` TF32 [Tf32].
+    /// `0b0100` TF32 (tt-metal `Tf32`).
     Tf32,
-    /// `0b0101` BF16 [Float16_b].
+    /// `0b0101` BF16 (tt-metal `Float16_b`).
     Bf16,
-    /// `0b0110` BFP8 [Bfp8_b].
+    /// `0b0110` BFP8 (tt-metal `Bfp8_b`).
     Bfp8,
-    /// `0b0111` BFP4 [Bfp4_b].
+    /// `0b0111` BFP4 (tt-metal `Bfp4_b`).
     Bfp4,
-    /// `0b1000` INT32 [Int32; UInt32 is 24 = INT32 with software bit 4].
+    /// `0b1000` INT32 (tt-metal `Int32`; `UInt32` is 24: INT32 with software bit 4).
     Int32,
-    /// `0b1001` INT16 [UInt16].
+    /// `0b1001` INT16 (tt-metal `UInt16`).
     Int16,
-    /// `0b1010` FP8 (e5m2) [Lf8].
+    /// `0b1010` FP8 (e5m2) (tt-metal `Lf8`).
     Fp8,
-    /// `0b1011` BFP2a [Bfp2].
+    /// `0b1011` BFP2a (tt-metal `Bfp2`).
     Bfp2a,
-    /// `0b1110` INT8 [Int8; UInt8 is 30 = INT8 with software bit 4].
+    /// `0b1110` INT8 (tt-metal `Int8`; `UInt8` is 30: INT8 with software bit 4).
     Int8,
-    /// `0b1111` BFP2 [Bfp2_b].
+    /// `0b1111` BFP2 (tt-metal `Bfp2_b`).
     Bfp2,
 }
 

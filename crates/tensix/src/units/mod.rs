@@ -3,7 +3,8 @@
 //! (its L1 accesses), [`adc`] and
 //! [`rwc`] (address counters), [`moves`] (Matrix Unit data movement), [`unpack`] and
 //! [`pack`]. [`exec::Exec`] maps every opcode to one of them; [`compute`] is the single place
-//! where Matrix Unit arithmetic and the Vector Unit (SFPU) are called.
+//! where Matrix Unit arithmetic and the Vector Unit (SFPU) are called. The choices bhemu makes
+//! where a page leaves one open are restated in `docs/tensix-datapath.md`.
 //!
 //! # When effects happen
 //! Timing is the coprocessor's: every instruction still occupies its unit for its latency, so

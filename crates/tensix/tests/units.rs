@@ -885,3 +885,32 @@ fn atincgetptr_pushes_or_pops_a_fifo_pointer_and_reports_a_blocked_retry() {
         Ok(_) => panic!("a pop from an empty FIFO never completes"),
     }
 }
+
+#[test]
+fn storeind_to_src_writes_four_bf16_datums_into_one_row() {
+    // Addr 2 (+ offset 0 >> 4): SrcB row 0, columns 8..11. GPR 8 low half is a Dst-layout
+    // BF16 1.5 (0x407f), high half an IEEE BF16 1.0 (0x3f80); GPR 9 is zero.
+    let s = ok(
+        0,
+        |s| {
+            s.gprs[0][1] = 2;
+            s.gprs[0][8] = 0x3f80_407f;
+        },
+        &["ttstoreind 0, 0, 1, 4, 0, 8, 1"],
+    );
+    // Src BF16: Sign 18, Man 17..11, Exp 7..0.
+    assert_eq!(s.src_b.read(0, 0, 8), (0x40 << 11) | 0x7f);
+    assert_eq!(s.src_b.read(0, 0, 9), 0x7f);
+    assert_eq!(s.src_b.read(0, 0, 10), 0);
+    // To SrcA: row (Addr >> 2) - 4, so Addr 16..19 is SrcA row 0 (SetOvrdWithAddr).
+    let s = ok(
+        0,
+        |s| {
+            s.cfg.set(0, f::SRCA_SET_SetOvrdWithAddr, 1);
+            s.gprs[0][1] = 17;
+            s.gprs[0][8] = 0x3f80_407f;
+        },
+        &["ttstoreind 0, 0, 0, 4, 0, 8, 1"],
+    );
+    assert_eq!(s.src_a.read(0, 0, 4), (0x40 << 11) | 0x7f);
+}

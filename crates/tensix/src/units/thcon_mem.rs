@@ -7,7 +7,7 @@
 //! thread's memory request, condition C0) busy for that time, so a program that waits as the
 //! hardware requires sees the same values. L1 addresses outside L1 are errors.
 use crate::error::ErrorKind;
-use crate::state::GPRS;
+use crate::state::{SrcData, GPRS};
 
 use super::{Ctx, UnitResult};
 
@@ -98,11 +98,10 @@ pub fn storeind(
     addr_reg: u8,
 ) -> UnitResult {
     if mem_hier_sel == 0 {
-        return ctx.not_modelled(if size_sel != 0 {
-            "STOREIND to MMIO"
-        } else {
-            "STOREIND to SrcA/SrcB"
-        });
+        if size_sel != 0 {
+            return ctx.not_modelled("STOREIND to MMIO");
+        }
+        return storeind_src(ctx, reg_size_sel != 0, offset_half, inc, data, addr_reg);
     }
     if !check_regs(ctx, "STOREIND", &[data, addr_reg])? {
         return Ok(());
@@ -124,6 +123,97 @@ pub fn storeind(
         2 => ctx.write_l1(a & !1, &(g[data as usize] as u16).to_le_bytes()),
         _ => ctx.write_l1(a, &[g[data as usize] as u8]),
     }
+}
+
+/// `ReadBF16Lo` of STOREIND_Src.md: a Dst-layout BF16 (Sign, Man, Exp) in the low half of a
+/// GPR to a Src datum.
+fn read_bf16_lo(x: u32) -> u32 {
+    ((x & 0x8000) << 3) | ((x & 0x7f00) << 3) | (x & 0xff)
+}
+
+/// `ReadBF16Hi`: an IEEE-layout BF16 in the high half of a GPR to a Src datum.
+fn read_bf16_hi(x: u32) -> u32 {
+    ((x >> 31) << 18) | (((x >> 16) & 0x7f) << 11) | ((x >> 23) & 0xff)
+}
+
+/// `STOREIND` to SrcA/SrcB (STOREIND_Src.md): four BF16 datums from two aligned GPRs into
+/// columns `(Addr & 3) * 4 ..` of one row of the unpacker's bank; SrcA rows are offset by 4
+/// as in UNPACR. The hardware waits for the bank to be the Unpackers'; bhemu applies the
+/// store at dispatch and reports (without storing) when the bank is not theirs.
+fn storeind_src(
+    ctx: &mut Ctx,
+    to_b: bool,
+    offset_half: u8,
+    inc: u8,
+    data: u8,
+    addr_reg: u8,
+) -> UnitResult {
+    if !check_regs(ctx, "STOREIND", &[data, addr_reg])? {
+        return Ok(());
+    }
+    let t = ctx.thread;
+    let base = (data & 0x3c) as usize;
+    let (g0, g1) = (ctx.state.gprs[t][base], ctx.state.gprs[t][base + 1]);
+    let datum = [
+        read_bf16_lo(g0),
+        read_bf16_hi(g0),
+        read_bf16_lo(g1),
+        read_bf16_hi(g1),
+    ];
+    let (gi, shift) = ((offset_half / 2) as usize, 16 * (offset_half as u32 & 1));
+    let off = (ctx.state.gprs[t][gi] >> shift) & 0xffff;
+    // `uint20_t Addr`: the sum is 20 bits wide in hardware.
+    let addr = ctx.state.gprs[t][addr_reg as usize].wrapping_add(off >> 4) & 0xf_ffff;
+    let new = (off + [0, 2, 4, 16][inc as usize & 3]) & 0xffff;
+    let g = &mut ctx.state.gprs[t][gi];
+    *g = (*g & !(0xffff << shift)) | (new << shift);
+    if addr & 0xf_0000 != 0 {
+        return ctx.undefined(format!("STOREIND to Src address {addr:#x} beyond 16 bits"));
+    }
+    let col0 = ((addr & 3) * 4) as usize;
+    let (owned, bank) = if to_b {
+        (!ctx.banks.unpack_blocked(crate::Src::B), ctx.banks.unpack_b)
+    } else {
+        (!ctx.banks.unpack_blocked(crate::Src::A), ctx.banks.unpack_a)
+    };
+    if !owned {
+        return ctx.not_modelled("STOREIND to Src waiting for its bank");
+    }
+    let u = if to_b { 1 } else { 0 };
+    let src_row = ctx.state.unpackers[u].src_row[t] as u32;
+    let row = if to_b {
+        let r = addr >> 2;
+        if r >= 16 {
+            return ctx.undefined(format!("STOREIND to SrcB row {r} >= 16"));
+        }
+        r + src_row
+    } else {
+        let r = (addr >> 2) as i32 - 4;
+        if r < 0 {
+            return Ok(());
+        }
+        let r = r as u32;
+        if ctx.cfg(crate::state::cfg_fields::SRCA_SET_SetOvrdWithAddr) != 0 {
+            if r >= 64 {
+                return ctx.undefined(format!("STOREIND to SrcA row {r} >= 64"));
+            }
+            r
+        } else {
+            if r >= 16 {
+                return ctx.undefined(format!("STOREIND to SrcA row {r} >= 16"));
+            }
+            r + src_row
+        }
+    };
+    let reg = if to_b {
+        &mut ctx.state.src_b
+    } else {
+        &mut ctx.state.src_a
+    };
+    for (i, d) in datum.iter().enumerate() {
+        reg.write(bank, SrcData::row_index(row), col0 + i, *d);
+    }
+    Ok(())
 }
 
 fn read_word(ctx: &mut Ctx, a: u32) -> Result<u32, crate::TensixError> {

@@ -1,11 +1,13 @@
 //! The Tensix coprocessor of one Blackhole (or Wormhole B0) tile, cycle by cycle: per-thread
 //! frontends (instruction FIFO, MOP expander, Replay Expander, Wait Gate), the Sync Unit
 //! (semaphores, mutexes), SrcA/SrcB bank ownership, and the backend units as pipelines whose
-//! occupancy drives STALLWAIT's conditions C0-C12.
+//! occupancy drives STALLWAIT's conditions C0-C12; and the data path: the register files and
+//! configuration ([`state`]), number formats ([`formats`]), each unit's instruction effects
+//! ([`units`], dispatched through the generated per-opcode visitor) and the RISC-V windows
+//! onto that state ([`riscv_windows`]).
 //!
-//! Sources: seeds 000 (Wait Gate), 001 (mutexes), 002 (MOP/replay expanders, qstatus) and 004
-//! §7-8 (scheduling, stalls); tt-isa-documentation pages named in each module; timing figures
-//! and their pages in [`insn::timing`].
+//! Sources: the tt-isa-documentation pages named in each module; timing figures and their
+//! pages in [`insn::timing`].
 //!
 //! # Driving it (for the tile)
 //! ```no_run
@@ -32,16 +34,20 @@ pub mod backend;
 pub mod coprocessor;
 pub mod error;
 pub mod fifo;
+pub mod formats;
 pub mod insn;
 pub mod mop_expander;
 pub mod mutexes;
 pub mod program;
 pub mod qstatus;
 pub mod replay_expander;
+pub mod riscv_windows;
 pub mod runner;
 pub mod semaphores;
 pub mod src_banks;
+pub mod state;
 pub mod sync_unit;
+pub mod units;
 pub mod wait_gate;
 
 pub use bhemu_isa::tensix::Arch;
@@ -49,3 +55,5 @@ pub use coprocessor::{Coprocessor, Dispatch, Mode, PushSource, THREADS};
 pub use error::{ErrorKind, TensixError, ThreadWait};
 pub use fifo::{Pushed, FIFO_SLOTS};
 pub use src_banks::{Src, SrcClient};
+pub use state::TensixState;
+pub use units::{FlatL1, NoMemory, TensixMemory};

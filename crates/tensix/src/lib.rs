@@ -40,6 +40,7 @@ pub mod qstatus;
 pub mod replay_expander;
 pub mod runner;
 pub mod semaphores;
+pub mod sfpu;
 pub mod src_banks;
 pub mod state;
 pub mod sync_unit;

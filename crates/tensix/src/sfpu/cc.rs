@@ -189,7 +189,7 @@ impl VectorUnit {
 
     /// SFPGT: `VD > VC` in sign-magnitude order (SFPGT.md).
     pub(super) fn sfpgt(&mut self, insn: &Insn, lanes: u32) {
-        self.compare(insn, lanes, |c, d| sign_mag_is_smaller(c, d));
+        self.compare(insn, lanes, sign_mag_is_smaller);
     }
 
     /// SFPLE: `VD <= VC` in sign-magnitude order (SFPLE.md).

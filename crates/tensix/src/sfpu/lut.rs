@@ -113,7 +113,7 @@ impl VectorUnit {
                     true
                 } else {
                     // NaN fails every `<` and lands in the last segment.
-                    !(bf < cut)
+                    bf.partial_cmp(&cut) != Some(std::cmp::Ordering::Less)
                 };
                 let j = if upper { 16 } else { 0 };
                 (

@@ -412,3 +412,43 @@ pub fn random_check(
 pub fn writable(vd: usize) -> bool {
     vd < 8 || vd == 16
 }
+
+/// Like [`check_word`], also comparing `LaneFlags`: the reference gets the lane's flag to
+/// update (flags start random, predication off).
+pub fn check_flags(b: &mut Bench, word: u32, reference: impl Fn(&Regs, usize, &mut Regs, &mut bool)) {
+    let before = b.vu.state.lreg;
+    let flags_before = b.vu.state.lane_flags;
+    let mut expected = before;
+    let mut flags = flags_before;
+    for lane in 0..32 {
+        let mut f = (flags_before >> lane) & 1 != 0;
+        reference(&before, lane, &mut expected, &mut f);
+        flags = (flags & !(1 << lane)) | ((f as u32) << lane);
+    }
+    b.run(word);
+    assert_eq!(b.vu.state.lreg, expected, "word {word:#010x}: registers");
+    assert_eq!(
+        b.vu.state.lane_flags, flags,
+        "word {word:#010x}: LaneFlags {:#010x}, expected {flags:#010x}",
+        b.vu.state.lane_flags
+    );
+}
+
+pub fn random_check_flags(
+    seed: u64,
+    word: u32,
+    mut gen: impl FnMut(&mut Rng, usize) -> u32,
+    reference: impl Fn(&Regs, usize, &mut Regs, &mut bool) + Copy,
+) {
+    let mut rng = Rng::new(seed);
+    let mut b = Bench::new();
+    for _ in 0..VECTORS {
+        for r in 0..8 {
+            for l in 0..32 {
+                b.vu.state.lreg[r][l] = gen(&mut rng, r);
+            }
+        }
+        b.vu.state.lane_flags = rng.u32();
+        check_flags(&mut b, word, reference);
+    }
+}

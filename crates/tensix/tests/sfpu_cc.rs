@@ -20,7 +20,12 @@ fn lanes_of(b: &Bench) -> Vec<Lane> {
             flags: (s.lane_flags >> l) & 1 != 0,
             use_flags: (s.use_lane_flags >> l) & 1 != 0,
             stack: (0..s.flag_depth[l] as usize)
-                .map(|i| (s.flag_stack[l][i].lane_flags, s.flag_stack[l][i].use_lane_flags))
+                .map(|i| {
+                    (
+                        s.flag_stack[l][i].lane_flags,
+                        s.flag_stack[l][i].use_lane_flags,
+                    )
+                })
                 .collect(),
         })
         .collect()
@@ -83,7 +88,11 @@ fn row_mask_disables_whole_rows_of_the_lane_grid() {
     b.set(1, [7; 32]);
     b.run(enc(SFPMOV, 0, 1, 2, 0));
     for l in 0..32 {
-        assert_eq!(b.lreg(2)[l], if (l / 8) % 2 == 1 { 0 } else { 7 }, "lane {l}");
+        assert_eq!(
+            b.lreg(2)[l],
+            if (l / 8) % 2 == 1 { 0 } else { 7 },
+            "lane {l}"
+        );
     }
 }
 
@@ -137,7 +146,11 @@ fn sfpsetcc_every_mod1_in_enabled_lanes() {
                     _ => v == 0,
                 }
             };
-            assert_eq!(after[l].flags, want, "mod1 {mod1} lane {l} value {:#x}", c[l]);
+            assert_eq!(
+                after[l].flags, want,
+                "mod1 {mod1} lane {l} value {:#x}",
+                c[l]
+            );
         }
     }
 }
@@ -151,7 +164,11 @@ fn sfpcompc_inverts_under_the_stack_top_and_reads_true_true_when_empty() {
         let mut want = lanes_of(&b);
         for w in want.iter_mut() {
             let (tf, tu) = w.stack.last().copied().unwrap_or((true, true));
-            w.flags = if tu && w.use_flags { tf && !w.flags } else { false };
+            w.flags = if tu && w.use_flags {
+                tf && !w.flags
+            } else {
+                false
+            };
         }
         b.run(enc(SFPCOMPC, 0, 0, 0, 0));
         assert_eq!(lanes_of(&b), want);
@@ -270,9 +287,21 @@ fn sfpgt_and_sfple_every_mod1_random_lanes() {
                     let smaller = sm_less(c[l], d[l]);
                     let t = if opcode == SFPGT { smaller } else { !smaller };
                     let enabled = !before[l].use_flags || before[l].flags;
-                    let want_d = if enabled && mod1 & 8 != 0 { if t { u32::MAX } else { 0 } } else { d_before[l] };
+                    let want_d = if enabled && mod1 & 8 != 0 {
+                        if t {
+                            u32::MAX
+                        } else {
+                            0
+                        }
+                    } else {
+                        d_before[l]
+                    };
                     assert_eq!(b.lreg(2)[l], want_d, "VD lane {l}");
-                    let want_f = if enabled && mod1 & 1 != 0 { t } else { before[l].flags };
+                    let want_f = if enabled && mod1 & 1 != 0 {
+                        t
+                    } else {
+                        before[l].flags
+                    };
                     assert_eq!(after[l].flags, want_f, "flags lane {l}");
                     let mut want_stack = before[l].stack.clone();
                     if mod1 & 2 != 0 {
@@ -290,14 +319,27 @@ fn sfpgt_and_sfple_every_mod1_random_lanes() {
 #[test]
 fn sign_magnitude_order_is_total_over_floats() {
     // -NaN < -Inf < -1 < -0 < +0 < 1 < +Inf < +NaN, via SFPGT's SET_VD.
-    let order = [0xffc0_0000u32, 0xff80_0000, 0xbf80_0000, 0x8000_0000, 0, 0x3f80_0000, 0x7f80_0000, 0x7fc0_0000];
+    let order = [
+        0xffc0_0000u32,
+        0xff80_0000,
+        0xbf80_0000,
+        0x8000_0000,
+        0,
+        0x3f80_0000,
+        0x7f80_0000,
+        0x7fc0_0000,
+    ];
     let mut b = Bench::new();
     for (i, &x) in order.iter().enumerate() {
         for (j, &y) in order.iter().enumerate() {
             b.set(1, [y; 32]); // VC
             b.set(2, [x; 32]); // VD
             b.run(enc(SFPGT, 0, 1, 2, 8));
-            assert_eq!(b.lreg(2)[0], if i > j { u32::MAX } else { 0 }, "{x:#x} > {y:#x}");
+            assert_eq!(
+                b.lreg(2)[0],
+                if i > j { u32::MAX } else { 0 },
+                "{x:#x} > {y:#x}"
+            );
         }
     }
 }
@@ -309,7 +351,11 @@ fn simt_if_else_nesting_through_the_stack() {
     let mut b = Bench::new();
     let mut x = [0u32; 32];
     for (l, v) in x.iter_mut().enumerate() {
-        *v = if l % 3 == 0 { (-(l as i32)) as u32 } else { l as u32 };
+        *v = if l % 3 == 0 {
+            (-(l as i32)) as u32
+        } else {
+            l as u32
+        };
     }
     x[0] = 0x8000_0001;
     b.set(1, x);
@@ -322,7 +368,11 @@ fn simt_if_else_nesting_through_the_stack() {
     b.run(enc(SFPPOPC, 0, 0, 0, 0));
     b.run(enc_mem(SFPLOADI, 3, 2, 9)); // after the pop: every lane enabled again
     for l in 0..32 {
-        assert_eq!(b.lreg(2)[l], if (x[l] as i32) < 0 { 1 } else { 2 }, "lane {l}");
+        assert_eq!(
+            b.lreg(2)[l],
+            if (x[l] as i32) < 0 { 1 } else { 2 },
+            "lane {l}"
+        );
     }
     assert_eq!(b.lreg(3), [9; 32]);
     assert_eq!(b.vu.state.flag_depth, [0; 32]);

@@ -67,22 +67,29 @@ fn random_check_prng(
 #[test]
 fn sfpcast_int_to_float_nearest_even_and_stochastic() {
     for mod1 in [0u32, 1, 4, 5] {
-        random_check_prng(700 + mod1 as u64, enc(SFPCAST, 0, 1, 2, mod1), |rng, _| rng.int_bits(), |r, l, out, prng| {
-            let c = r[1][l];
-            let sign = c & 0x8000_0000;
-            let mag = c & 0x7fff_ffff;
-            let lz = if mag != 0 { mag.leading_zeros() } else { 157 };
-            let norm = mag << (lz & 31);
-            let mut d = sign.wrapping_add(157u32.wrapping_sub(lz) << 23).wrapping_add(norm >> 8);
-            if mod1 & 1 != 0 {
-                if (norm & 0xfe) > ((prng_step(prng) >> 9) & 0xfe) {
+        random_check_prng(
+            700 + mod1 as u64,
+            enc(SFPCAST, 0, 1, 2, mod1),
+            |rng, _| rng.int_bits(),
+            |r, l, out, prng| {
+                let c = r[1][l];
+                let sign = c & 0x8000_0000;
+                let mag = c & 0x7fff_ffff;
+                let lz = if mag != 0 { mag.leading_zeros() } else { 157 };
+                let norm = mag << (lz & 31);
+                let mut d = sign
+                    .wrapping_add(157u32.wrapping_sub(lz) << 23)
+                    .wrapping_add(norm >> 8);
+                if mod1 & 1 != 0 {
+                    if (norm & 0xfe) > ((prng_step(prng) >> 9) & 0xfe) {
+                        d = d.wrapping_add(1);
+                    }
+                } else if norm & 0x80 != 0 && norm & 0x17f != 0 {
                     d = d.wrapping_add(1);
                 }
-            } else if norm & 0x80 != 0 && norm & 0x17f != 0 {
-                d = d.wrapping_add(1);
-            }
-            out[2][l] = d;
-        });
+                out[2][l] = d;
+            },
+        );
     }
 }
 
@@ -105,15 +112,29 @@ fn sfpcast_nearest_even_matches_host_conversion() {
 
 #[test]
 fn sfpcast_int32_abs_and_sign_magnitude_conversions() {
-    random_check(720, enc(SFPCAST, 0, 1, 2, 2), |rng, _| rng.int_bits(), |r, l, out| {
-        let x = r[1][l];
-        out[2][l] = if x >= 0x8000_0000 { 0u32.wrapping_sub(x) } else { x };
-    });
-    random_check(721, enc(SFPCAST, 0, 1, 2, 3), |rng, _| rng.int_bits(), |r, l, out| {
-        let c = r[1][l];
-        let s = c & 0x8000_0000;
-        out[2][l] = s | if s != 0 { 0u32.wrapping_sub(c) } else { c };
-    });
+    random_check(
+        720,
+        enc(SFPCAST, 0, 1, 2, 2),
+        |rng, _| rng.int_bits(),
+        |r, l, out| {
+            let x = r[1][l];
+            out[2][l] = if x >= 0x8000_0000 {
+                0u32.wrapping_sub(x)
+            } else {
+                x
+            };
+        },
+    );
+    random_check(
+        721,
+        enc(SFPCAST, 0, 1, 2, 3),
+        |rng, _| rng.int_bits(),
+        |r, l, out| {
+            let c = r[1][l];
+            let s = c & 0x8000_0000;
+            out[2][l] = s | if s != 0 { 0u32.wrapping_sub(c) } else { c };
+        },
+    );
     let mut b = Bench::new();
     b.set(1, [0x8000_0000; 32]); // sign-magnitude -0 <-> two's complement -2^31
     b.run(enc(SFPCAST, 0, 1, 2, 3));
@@ -126,7 +147,14 @@ fn sfpcast_int32_abs_and_sign_magnitude_conversions() {
 /// SFPSTOCHRND word: RoundingMode 21..22, Imm5 16..20, VB 12..15, VC 8..11, VD 4..7,
 /// UseImm5 bit 3, Mod1 0..2.
 fn stoch(rnd: u32, imm5: u32, vb: u32, vc: u32, vd: u32, use_imm5: u32, mod1: u32) -> u32 {
-    (SFPSTOCHRND << 24) | (rnd << 21) | (imm5 << 16) | (vb << 12) | (vc << 8) | (vd << 4) | (use_imm5 << 3) | mod1
+    (SFPSTOCHRND << 24)
+        | (rnd << 21)
+        | (imm5 << 16)
+        | (vb << 12)
+        | (vc << 8)
+        | (vd << 4)
+        | (use_imm5 << 3)
+        | mod1
 }
 
 fn prng_bits(rnd: u32, prng: &mut u32) -> u32 {
@@ -142,29 +170,34 @@ fn prng_bits(rnd: u32, prng: &mut u32) -> u32 {
 fn sfpstochrnd_float_to_float_every_rounding() {
     for mod1 in [0u32, 1] {
         for rnd in 0..4u32 {
-            random_check_prng(730 + mod1 as u64 * 4 + rnd as u64, stoch(rnd, 0, 1, 1, 2, 0, mod1), |rng, _| rng.f32_bits(), move |r, l, out, prng| {
-                let p = prng_bits(rnd, prng);
-                let mut x = r[1][l];
-                let e = (x >> 23) & 0xff;
-                if e == 0 {
-                    x = 0;
-                } else if e == 255 {
-                    x &= 0xff800000;
-                } else if mod1 == 0 {
-                    let dis = x & 0x1fff;
-                    x -= dis;
-                    if dis >= (p >> 10) {
-                        x += 0x2000;
+            random_check_prng(
+                730 + mod1 as u64 * 4 + rnd as u64,
+                stoch(rnd, 0, 1, 1, 2, 0, mod1),
+                |rng, _| rng.f32_bits(),
+                move |r, l, out, prng| {
+                    let p = prng_bits(rnd, prng);
+                    let mut x = r[1][l];
+                    let e = (x >> 23) & 0xff;
+                    if e == 0 {
+                        x = 0;
+                    } else if e == 255 {
+                        x &= 0xff800000;
+                    } else if mod1 == 0 {
+                        let dis = x & 0x1fff;
+                        x -= dis;
+                        if dis >= (p >> 10) {
+                            x += 0x2000;
+                        }
+                    } else {
+                        let dis = x & 0xffff;
+                        x -= dis;
+                        if dis >= (p >> 7) {
+                            x += 0x10000;
+                        }
                     }
-                } else {
-                    let dis = x & 0xffff;
-                    x -= dis;
-                    if dis >= (p >> 7) {
-                        x += 0x10000;
-                    }
-                }
-                out[2][l] = x;
-            });
+                    out[2][l] = x;
+                },
+            );
         }
     }
 }
@@ -173,44 +206,49 @@ fn sfpstochrnd_float_to_float_every_rounding() {
 fn sfpstochrnd_float_to_int_every_mode_and_rounding() {
     for mod1 in [2u32, 3, 6, 7] {
         for rnd in 0..3u32 {
-            random_check_prng(750 + mod1 as u64 * 4 + rnd as u64, stoch(rnd, 0, 1, 1, 2, 0, mod1), |rng, _| {
-                if rng.bool() {
-                    // magnitudes where the rounding and clamping act
-                    (rng.u32() & 0x807f_ffff) | ((120 + rng.below(30)) << 23)
-                } else {
-                    rng.f32_bits()
-                }
-            }, move |r, l, out, prng| {
-                let p = prng_bits(rnd, prng) as u64;
-                let (keep, max): (bool, u64) = match mod1 {
-                    3 => (true, 127),
-                    2 => (false, 255),
-                    7 => (true, 32767),
-                    _ => (false, 65535),
-                };
-                let c = r[1][l];
-                let mut sign = if keep { c & 0x8000_0000 } else { 0 };
-                let exp = ((c >> 23) & 0xff) as i32 - 127;
-                let mag;
-                if exp < -1 {
-                    mag = 0;
-                    sign = 0;
-                } else if exp >= 16 {
-                    mag = max;
-                } else {
-                    let mut m = 0x800000u64 | (c & 0x7fffff) as u64;
-                    m = if exp >= 0 { m << exp } else { m >> (-exp) };
-                    m = (m >> 23) + ((m & 0x7fffff) >= p) as u64;
-                    if m > max {
-                        m = max;
+            random_check_prng(
+                750 + mod1 as u64 * 4 + rnd as u64,
+                stoch(rnd, 0, 1, 1, 2, 0, mod1),
+                |rng, _| {
+                    if rng.bool() {
+                        // magnitudes where the rounding and clamping act
+                        (rng.u32() & 0x807f_ffff) | ((120 + rng.below(30)) << 23)
+                    } else {
+                        rng.f32_bits()
                     }
-                    if m == 0 {
+                },
+                move |r, l, out, prng| {
+                    let p = prng_bits(rnd, prng) as u64;
+                    let (keep, max): (bool, u64) = match mod1 {
+                        3 => (true, 127),
+                        2 => (false, 255),
+                        7 => (true, 32767),
+                        _ => (false, 65535),
+                    };
+                    let c = r[1][l];
+                    let mut sign = if keep { c & 0x8000_0000 } else { 0 };
+                    let exp = ((c >> 23) & 0xff) as i32 - 127;
+                    let mag;
+                    if exp < -1 {
+                        mag = 0;
                         sign = 0;
+                    } else if exp >= 16 {
+                        mag = max;
+                    } else {
+                        let mut m = 0x800000u64 | (c & 0x7fffff) as u64;
+                        m = if exp >= 0 { m << exp } else { m >> (-exp) };
+                        m = (m >> 23) + ((m & 0x7fffff) >= p) as u64;
+                        if m > max {
+                            m = max;
+                        }
+                        if m == 0 {
+                            sign = 0;
+                        }
+                        mag = m;
                     }
-                    mag = m;
-                }
-                out[2][l] = sign + mag as u32;
-            });
+                    out[2][l] = sign + mag as u32;
+                },
+            );
         }
     }
 }
@@ -220,7 +258,12 @@ fn sfpstochrnd_round_to_zero_bug_values_round_away() {
     // SFPSTOCHRND_FloatInt.md: 0.9999998807907 / 0.9999999403954 / 1.999999880791 round
     // away from zero in RND_ZERO mode.
     let mut b = Bench::new();
-    for (x, want) in [(0x3f7f_fffeu32, 1u32), (0x3f7f_ffff, 1), (0x3fff_ffff, 2), (0x3fff_fffd, 1)] {
+    for (x, want) in [
+        (0x3f7f_fffeu32, 1u32),
+        (0x3f7f_ffff, 1),
+        (0x3fff_ffff, 2),
+        (0x3fff_fffd, 1),
+    ] {
         b.set(1, [x; 32]);
         b.run(stoch(2, 0, 1, 1, 2, 0, 2));
         assert_eq!(b.lreg(2), [want; 32], "{x:#x}");
@@ -233,24 +276,29 @@ fn sfpstochrnd_int_to_int_shift_from_register_and_immediate() {
         for rnd in 0..3u32 {
             for use_imm in [0u32, 1] {
                 let imm5 = 7 + rnd * 5;
-                random_check_prng(800 + mod1 as u64 * 8 + rnd as u64 * 2 + use_imm as u64, stoch(rnd, imm5, 3, 1, 2, use_imm, mod1), |rng, _| rng.int_bits(), move |r, l, out, prng| {
-                    let p = prng_bits(rnd, prng) as u64;
-                    let c = r[1][l];
-                    let mut sign = c & 0x8000_0000;
-                    let mut mag = ((c & 0x7fff_ffff) as u64) << 23;
-                    mag >>= if use_imm == 1 { imm5 } else { r[3][l] & 31 };
-                    mag = (mag >> 23) + ((mag & 0x7fffff) >= p) as u64;
-                    if mod1 == 4 {
-                        mag = mag.min(255);
-                        sign = 0;
-                    } else {
-                        mag = mag.min(127);
-                        if mag == 0 {
+                random_check_prng(
+                    800 + mod1 as u64 * 8 + rnd as u64 * 2 + use_imm as u64,
+                    stoch(rnd, imm5, 3, 1, 2, use_imm, mod1),
+                    |rng, _| rng.int_bits(),
+                    move |r, l, out, prng| {
+                        let p = prng_bits(rnd, prng) as u64;
+                        let c = r[1][l];
+                        let mut sign = c & 0x8000_0000;
+                        let mut mag = ((c & 0x7fff_ffff) as u64) << 23;
+                        mag >>= if use_imm == 1 { imm5 } else { r[3][l] & 31 };
+                        mag = (mag >> 23) + ((mag & 0x7fffff) >= p) as u64;
+                        if mod1 == 4 {
+                            mag = mag.min(255);
                             sign = 0;
+                        } else {
+                            mag = mag.min(127);
+                            if mag == 0 {
+                                sign = 0;
+                            }
                         }
-                    }
-                    out[2][l] = sign + mag as u32;
-                });
+                        out[2][l] = sign + mag as u32;
+                    },
+                );
             }
         }
     }
@@ -266,7 +314,10 @@ fn sfploadi_every_mode() {
         let vd = rng.below(8);
         for (mode, want) in [
             (0u32, imm << 16),
-            (1, ((imm >> 15) << 31) | ((((imm >> 10) & 0x1f) + 112) << 23) | ((imm & 0x3ff) << 13)),
+            (
+                1,
+                ((imm >> 15) << 31) | ((((imm >> 10) & 0x1f) + 112) << 23) | ((imm & 0x3ff) << 13),
+            ),
             (2, imm),
             (4, imm as u16 as i16 as i32 as u32),
             (8, (imm << 16) | (old & 0xffff)),
@@ -313,16 +364,30 @@ fn recip_ref(x: u32) -> u32 {
 
 #[test]
 fn sfparecip_reciprocal_modes_random_lanes() {
-    random_check(860, enc(SFPARECIP, 4, 1, 2, 0), |rng, _| rng.f32_bits(), |r, l, out| {
-        let x = r[1][l];
-        let s = x & 0x8000_0000;
-        out[2][l] = s + recip_ref(x - s);
-    });
-    random_check(861, enc(SFPARECIP, 4, 1, 2, 1), |rng, _| rng.f32_bits(), |r, l, out| {
-        let x = r[1][l];
-        let s = x & 0x8000_0000;
-        out[2][l] = if (r[4][l] as i32) < 0 { recip_ref(x - s) } else { x };
-    });
+    random_check(
+        860,
+        enc(SFPARECIP, 4, 1, 2, 0),
+        |rng, _| rng.f32_bits(),
+        |r, l, out| {
+            let x = r[1][l];
+            let s = x & 0x8000_0000;
+            out[2][l] = s + recip_ref(x - s);
+        },
+    );
+    random_check(
+        861,
+        enc(SFPARECIP, 4, 1, 2, 1),
+        |rng, _| rng.f32_bits(),
+        |r, l, out| {
+            let x = r[1][l];
+            let s = x & 0x8000_0000;
+            out[2][l] = if (r[4][l] as i32) < 0 {
+                recip_ref(x - s)
+            } else {
+                x
+            };
+        },
+    );
 }
 
 #[test]
@@ -396,7 +461,17 @@ fn sfpmov_copy_negate_all_lanes_and_special_sources() {
         b.vu.state.load_macro[l].misc = 0xabc;
         b.vu.state.lane_config[l] = 0x1_0000;
     }
-    for (vc, want) in [(0u32, 10u32), (1, 11), (3, 13), (4, 20), (7, 23), (8, 0xabc), (15, 0x1_0000), (10, 0), (14, 0)] {
+    for (vc, want) in [
+        (0u32, 10u32),
+        (1, 11),
+        (3, 13),
+        (4, 20),
+        (7, 23),
+        (8, 0xabc),
+        (15, 0x1_0000),
+        (10, 0),
+        (14, 0),
+    ] {
         b.run(enc(SFPMOV, 0, vc, 6, 8));
         assert_eq!(b.lreg(6)[0], want, "special {vc}");
     }

@@ -113,9 +113,19 @@ fn mad_edge_cases_follow_the_ieee754_divergence_rules() {
 }
 
 /// The SFPMAD functional model (SFPMAD.md), restated for one lane.
-fn mad_ref(va_f: usize, vb: usize, vc: usize, vd: usize, mod1: u32) -> impl Fn(&Regs, usize, &mut Regs) + Copy {
+fn mad_ref(
+    va_f: usize,
+    vb: usize,
+    vc: usize,
+    vd: usize,
+    mod1: u32,
+) -> impl Fn(&Regs, usize, &mut Regs) + Copy {
     move |r, l, out| {
-        let va = if mod1 & 4 != 0 { (r[7][l] & 15) as usize } else { va_f };
+        let va = if mod1 & 4 != 0 {
+            (r[7][l] & 15) as usize
+        } else {
+            va_f
+        };
         let mut b = r[vb][l];
         let mut c = r[vc][l];
         if mod1 & 1 != 0 {
@@ -125,7 +135,11 @@ fn mad_ref(va_f: usize, vb: usize, vc: usize, vd: usize, mod1: u32) -> impl Fn(&
             c ^= 0x8000_0000;
         }
         let d = fma_model_bh(r[va][l], b, c);
-        let vdi = if mod1 & 8 != 0 { (r[7][l] & 15) as usize } else { vd };
+        let vdi = if mod1 & 8 != 0 {
+            (r[7][l] & 15) as usize
+        } else {
+            vd
+        };
         if writable(vdi) {
             out[vdi][l] = d;
         }
@@ -144,7 +158,12 @@ fn gen_mad(rng: &mut Rng, r: usize) -> u32 {
 fn sfpmad_sfpadd_sfpmul_every_mod1_random_lanes() {
     for (k, opcode) in [SFPMAD, SFPADD, SFPMUL].into_iter().enumerate() {
         for mod1 in 0..16u32 {
-            let (va, vb, vc, vd) = (1 + mod1 as usize % 3, 2, [3, 9, 10, 15][mod1 as usize % 4], (mod1 as usize * 3) % 8);
+            let (va, vb, vc, vd) = (
+                1 + mod1 as usize % 3,
+                2,
+                [3, 9, 10, 15][mod1 as usize % 4],
+                (mod1 as usize * 3) % 8,
+            );
             let word = enc_mad(opcode, va as u32, vb as u32, vc as u32, vd as u32, mod1);
             random_check(
                 100 + k as u64 * 16 + mod1 as u64,
@@ -190,7 +209,11 @@ fn sfpaddi_and_sfpmuli_every_mod1_random_lanes() {
                         } else {
                             fma_model_bh(imm << 16, c, 0)
                         };
-                        let vdi = if mod1 & 8 != 0 { (r[7][l] & 15) as usize } else { vd };
+                        let vdi = if mod1 & 8 != 0 {
+                            (r[7][l] & 15) as usize
+                        } else {
+                            vd
+                        };
                         if writable(vdi) {
                             out[vdi][l] = d;
                         }
@@ -237,9 +260,19 @@ fn sfpmul24_low_high_indirect_random_lanes() {
             random_check(
                 400 + mod1 as u64 * 2 + vc as u64,
                 word,
-                |rng, r| if r == 7 && rng.bool() { rng.below(16) } else { rng.int_bits() },
+                |rng, r| {
+                    if r == 7 && rng.bool() {
+                        rng.below(16)
+                    } else {
+                        rng.int_bits()
+                    }
+                },
                 move |r, l, out| {
-                    let va = if mod1 & 4 != 0 { (r[7][l] & 15) as usize } else { 1 };
+                    let va = if mod1 & 4 != 0 {
+                        (r[7][l] & 15) as usize
+                    } else {
+                        1
+                    };
                     let (a, b) = (r[va][l], r[2][l]);
                     let d = if mod1 & 1 != 0 {
                         (((a & 0x7fffff) as u64 * (b & 0x7fffff) as u64) >> 23) as u32
@@ -247,7 +280,11 @@ fn sfpmul24_low_high_indirect_random_lanes() {
                         a.wrapping_mul(b) & 0x7fffff
                     };
                     let d = mul24_shift_add_ref(d, r[vc as usize][l]);
-                    let vd = if mod1 & 8 != 0 { (r[7][l] & 15) as usize } else { 5 };
+                    let vd = if mod1 & 8 != 0 {
+                        (r[7][l] & 15) as usize
+                    } else {
+                        5
+                    };
                     if writable(vd) {
                         out[vd][l] = d;
                     }
@@ -263,7 +300,10 @@ fn sfpmul24_with_zero_addend_is_a_plain_23_bit_product() {
     b.set(1, [0x0040_0003; 32]);
     b.set(2, [0x0000_1001; 32]);
     b.run(enc_mad(SFPMUL24, 1, 2, 9, 3, 0));
-    assert_eq!(b.lreg(3), [(0x0040_0003u32.wrapping_mul(0x1001)) & 0x7f_ffff; 32]);
+    assert_eq!(
+        b.lreg(3),
+        [(0x0040_0003u32.wrapping_mul(0x1001)) & 0x7f_ffff; 32]
+    );
     b.run(enc_mad(SFPMUL24, 1, 2, 9, 3, 1));
     assert_eq!(b.lreg(3), [((0x0040_0003u64 * 0x1001) >> 23) as u32; 32]);
 }

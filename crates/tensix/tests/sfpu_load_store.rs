@@ -7,7 +7,10 @@ use sfpu_common::*;
 
 /// Dst position of `lane` for `addr` (rows `addr & !3 ..+4`, columns even or odd).
 fn place(addr: u32, lane: usize) -> (u32, usize) {
-    ((addr & !3) + lane as u32 / 8, (lane % 8) * 2 + ((addr >> 1) & 1) as usize)
+    (
+        (addr & !3) + lane as u32 / 8,
+        (lane % 8) * 2 + ((addr >> 1) & 1) as usize,
+    )
 }
 
 // Restated conversions of the pages.
@@ -66,7 +69,11 @@ fn sfpload_every_format_even_and_odd_columns() {
                 let (row, col) = place(addr, l);
                 let d16 = b.dst.read16(row, col, b.cfg) as u32;
                 let d32 = b.dst.read32(row, col, b.cfg);
-                assert_eq!(b.lreg(vd)[l], load_ref(mod0, d16, d32, old[l], inf), "mod0 {mod0} addr {addr} lane {l}");
+                assert_eq!(
+                    b.lreg(vd)[l],
+                    load_ref(mod0, d16, d32, old[l], inf),
+                    "mod0 {mod0} addr {addr} lane {l}"
+                );
             }
         }
     }
@@ -79,7 +86,11 @@ fn fp16_shuffle(x: u32) -> u32 {
     (x & 0x8000) | ((x & 0x3ff) << 5) | ((x & 0x7c00) >> 10)
 }
 fn flush(x: u32) -> u32 {
-    if x & 0x7f80_0000 == 0 { x & 0x8000_0000 } else { x }
+    if x & 0x7f80_0000 == 0 {
+        x & 0x8000_0000
+    } else {
+        x
+    }
 }
 fn to_fp16(x: u32) -> u32 {
     let s = x >> 31;
@@ -100,9 +111,15 @@ fn store_ref(mod0: u32, d: u32) -> (bool, u32) {
     match mod0 {
         1 => (false, fp16_shuffle(to_fp16(d))),
         2 => (false, bf16_shuffle(flush(d) >> 16)),
-        3 => (true, (bf16_shuffle(flush(d) >> 16) << 16) | (flush(d) & 0xffff)),
+        3 => (
+            true,
+            (bf16_shuffle(flush(d) >> 16) << 16) | (flush(d) & 0xffff),
+        ),
         4 | 10 | 12 => (true, (bf16_shuffle(d >> 16) << 16) | (d & 0xffff)),
-        5 | 13 => (false, fp16_shuffle(((d >> 31) << 15) | (16 << 10) | (d & 0x3ff))),
+        5 | 13 => (
+            false,
+            fp16_shuffle(((d >> 31) << 15) | (16 << 10) | (d & 0x3ff)),
+        ),
         14 | 6 => (false, d & 0xffff),
         15 => (false, d >> 16),
         8 => (false, ((d >> 31) << 15) | (d & 0x7fff)),
@@ -126,7 +143,11 @@ fn sfpstore_every_format_even_and_odd_columns() {
             for l in 0..32 {
                 let (row, col) = place(addr, l);
                 let (wide, want) = store_ref(mod0, v[l]);
-                let got = if wide { b.dst.read32(row, col, b.cfg) } else { b.dst.read16(row, col, b.cfg) as u32 };
+                let got = if wide {
+                    b.dst.read32(row, col, b.cfg)
+                } else {
+                    b.dst.read16(row, col, b.cfg) as u32
+                };
                 assert_eq!(got, want, "mod0 {mod0} value {:#x} lane {l}", v[l]);
             }
         }
@@ -156,11 +177,18 @@ fn store_then_load_round_trips_fp32_int32_and_16_bit_formats() {
 fn srcb_format_resolves_per_context() {
     let mut b = Bench::new();
     b.set(1, [0x3fc0_1234; 32]);
-    for (fmt, want16, wide) in [(SrcbFormat::Bf16, bf16_shuffle(0x3fc0), false), (SrcbFormat::Fp16, fp16_shuffle(to_fp16(0x3fc0_1234)), false), (SrcbFormat::Fp32, 0, true)] {
+    for (fmt, want16, wide) in [
+        (SrcbFormat::Bf16, bf16_shuffle(0x3fc0), false),
+        (SrcbFormat::Fp16, fp16_shuffle(to_fp16(0x3fc0_1234)), false),
+        (SrcbFormat::Fp32, 0, true),
+    ] {
         b.srcb = fmt;
         b.run_at(enc_mem(SFPSTORE, 1, 0, 0), 0);
         if wide {
-            assert_eq!(b.dst.read32(0, 0, b.cfg), (bf16_shuffle(0x3fc0) << 16) | 0x1234);
+            assert_eq!(
+                b.dst.read32(0, 0, b.cfg),
+                (bf16_shuffle(0x3fc0) << 16) | 0x1234
+            );
         } else {
             assert_eq!(b.dst.read16(0, 0, b.cfg) as u32, want16, "{fmt:?}");
         }
@@ -178,8 +206,18 @@ fn int32_all_ignores_predication_other_formats_do_not() {
     for l in 0..32 {
         let (r0, c0) = place(0, l);
         let (r4, c4) = place(4, l);
-        assert_eq!(b.dst.read32(r0, c0, b.cfg), (bf16_shuffle(0x1234) << 16) | 0x5678);
-        assert_eq!(b.dst.read32(r4, c4, b.cfg), if l < 8 { (bf16_shuffle(0x1234) << 16) | 0x5678 } else { 0 });
+        assert_eq!(
+            b.dst.read32(r0, c0, b.cfg),
+            (bf16_shuffle(0x1234) << 16) | 0x5678
+        );
+        assert_eq!(
+            b.dst.read32(r4, c4, b.cfg),
+            if l < 8 {
+                (bf16_shuffle(0x1234) << 16) | 0x5678
+            } else {
+                0
+            }
+        );
     }
     b.run_at(enc_mem(SFPLOAD, 2, 10, 0), 0);
     assert_eq!(b.lreg(2), [0x1234_5678; 32]);
@@ -207,7 +245,11 @@ fn lane_config_blocks_and_column_exchange() {
     for l in 0..32 {
         // Block reads in lanes 8..15; elsewhere capture the Dst index; the column exchange
         // comes from LaneConfig[Lane & 7], i.e. lanes 0..7 (which have it).
-        b.vu.state.lane_config[l] = if (8..16).contains(&l) { 1 << 5 } else { (1 << 6) | 0b1100 };
+        b.vu.state.lane_config[l] = if (8..16).contains(&l) {
+            1 << 5
+        } else {
+            (1 << 6) | 0b1100
+        };
     }
     b.set(2, [7; 32]);
     b.run_at(enc_mem(SFPLOAD, 2, 6, 0), 0);
@@ -218,14 +260,26 @@ fn lane_config_blocks_and_column_exchange() {
         } else {
             let want = if l % 8 < 4 { 0 } else { 0xabcd };
             assert_eq!(b.lreg(2)[l], want, "lane {l}");
-            assert_eq!(b.lreg(6)[l], (row << 4) | (col as u32 + 1), "captured index lane {l}");
+            assert_eq!(
+                b.lreg(6)[l],
+                (row << 4) | (col as u32 + 1),
+                "captured index lane {l}"
+            );
         }
     }
 }
 
 #[test]
 fn dst_address_computation_of_the_pages() {
-    let i = DstAddrInputs { imm10: 0x10, math_offset: 0x20, rwc_dst: 0x41, regw_base: 0x100, rwc_sp: 6, sp_base: 0x200, stack_incr: 2 };
+    let i = DstAddrInputs {
+        imm10: 0x10,
+        math_offset: 0x20,
+        rwc_dst: 0x41,
+        regw_base: 0x100,
+        rwc_sp: 6,
+        sp_base: 0x200,
+        stack_incr: 2,
+    };
     // Non-INT32_ALL: Imm10 + offset + (Dst + base) + ((Sp + spbase) & 3).
     assert_eq!(i.load(3), ((0x10 + 0x20 + 0x141 + 2) & 0x3ff, 6));
     assert_eq!(i.store(3), ((0x10 + 0x20 + 0x141 + 2) & 0x3ff, 6));

@@ -35,19 +35,35 @@ fn gen_lut(rng: &mut Rng, r: usize) -> u32 {
 fn sfplut_every_mod0_random_lanes() {
     for mod0 in 0..16u32 {
         let vd = 5u32;
-        random_check(1100 + mod0 as u64, enc_mem(SFPLUT, vd, mod0, 0), gen_lut, move |r, l, out| {
-            let l3 = r[3][l];
-            let b = f32::from_bits(l3).abs();
-            let coeffs = if b < 1.0 { r[0][l] } else if b < 2.0 { r[1][l] } else { r[2][l] };
-            let mut d = fma_model_bh(lut8((coeffs >> 8) & 0xff), b.to_bits(), lut8(coeffs & 0xff));
-            if mod0 & 4 != 0 {
-                d = (d & 0x7fff_ffff) | (l3 & 0x8000_0000);
-            }
-            let vdi = if mod0 & 8 != 0 { (r[7][l] & 15) as usize } else { vd as usize };
-            if writable(vdi) {
-                out[vdi][l] = d;
-            }
-        });
+        random_check(
+            1100 + mod0 as u64,
+            enc_mem(SFPLUT, vd, mod0, 0),
+            gen_lut,
+            move |r, l, out| {
+                let l3 = r[3][l];
+                let b = f32::from_bits(l3).abs();
+                let coeffs = if b < 1.0 {
+                    r[0][l]
+                } else if b < 2.0 {
+                    r[1][l]
+                } else {
+                    r[2][l]
+                };
+                let mut d =
+                    fma_model_bh(lut8((coeffs >> 8) & 0xff), b.to_bits(), lut8(coeffs & 0xff));
+                if mod0 & 4 != 0 {
+                    d = (d & 0x7fff_ffff) | (l3 & 0x8000_0000);
+                }
+                let vdi = if mod0 & 8 != 0 {
+                    (r[7][l] & 15) as usize
+                } else {
+                    vd as usize
+                };
+                if writable(vdi) {
+                    out[vdi][l] = d;
+                }
+            },
+        );
     }
 }
 
@@ -55,30 +71,60 @@ fn sfplut_every_mod0_random_lanes() {
 fn sfplutfp32_every_mod1_random_lanes() {
     for mod1 in 0..16u32 {
         let vd = 6u32;
-        random_check(1200 + mod1 as u64, enc(SFPLUTFP32, mod1 << 4, 0, vd, mod1), gen_lut, move |r, l, out| {
-            let l3 = r[3][l];
-            let b = f32::from_bits(l3).abs();
-            let i = if b < 1.0 { 0 } else if b < 2.0 { 1 } else { 2 };
-            let (a, c) = if mod1 & 2 != 0 {
-                if mod1 & 10 == 10 {
-                    (lut16(r[i][l] >> 16), lut16(r[i][l] & 0xffff))
+        random_check(
+            1200 + mod1 as u64,
+            enc(SFPLUTFP32, mod1 << 4, 0, vd, mod1),
+            gen_lut,
+            move |r, l, out| {
+                let l3 = r[3][l];
+                let b = f32::from_bits(l3).abs();
+                let i = if b < 1.0 {
+                    0
+                } else if b < 2.0 {
+                    1
                 } else {
-                    let cut = if mod1 & 3 == 3 { 4.0 } else { 3.0 };
-                    let j = if b < 0.5 { 0 } else if b < 1.0 { 16 } else if b < 1.5 { 0 } else if b < 2.0 { 16 } else if b < cut { 0 } else { 16 };
-                    (lut16((r[i][l] >> j) & 0xffff), lut16((r[4 + i][l] >> j) & 0xffff))
+                    2
+                };
+                let (a, c) = if mod1 & 2 != 0 {
+                    if mod1 & 10 == 10 {
+                        (lut16(r[i][l] >> 16), lut16(r[i][l] & 0xffff))
+                    } else {
+                        let cut = if mod1 & 3 == 3 { 4.0 } else { 3.0 };
+                        let j = if b < 0.5 {
+                            0
+                        } else if b < 1.0 {
+                            16
+                        } else if b < 1.5 {
+                            0
+                        } else if b < 2.0 {
+                            16
+                        } else if b < cut {
+                            0
+                        } else {
+                            16
+                        };
+                        (
+                            lut16((r[i][l] >> j) & 0xffff),
+                            lut16((r[4 + i][l] >> j) & 0xffff),
+                        )
+                    }
+                } else {
+                    (r[i][l], r[4 + i][l])
+                };
+                let mut d = fma_model_bh(a, b.to_bits(), c);
+                if mod1 & 4 != 0 {
+                    d = (d & 0x7fff_ffff) | (l3 & 0x8000_0000);
                 }
-            } else {
-                (r[i][l], r[4 + i][l])
-            };
-            let mut d = fma_model_bh(a, b.to_bits(), c);
-            if mod1 & 4 != 0 {
-                d = (d & 0x7fff_ffff) | (l3 & 0x8000_0000);
-            }
-            let vdi = if mod1 & 8 != 0 { (r[7][l] & 15) as usize } else { vd as usize };
-            if writable(vdi) {
-                out[vdi][l] = d;
-            }
-        });
+                let vdi = if mod1 & 8 != 0 {
+                    (r[7][l] & 15) as usize
+                } else {
+                    vd as usize
+                };
+                if writable(vdi) {
+                    out[vdi][l] = d;
+                }
+            },
+        );
     }
 }
 
@@ -102,7 +148,8 @@ fn sfpswap_every_mod1_with_and_without_inverted_compare_and_argminmax() {
     for cfg in [0u32, 1 << 8, 1 << 2, (1 << 2) | (1 << 8)] {
         for mod1 in 0..16u32 {
             for (vc, vd) in [(1u32, 2u32), (0, 5), (6, 3), (9, 2), (2, 9)] {
-                let mut rng = Rng::new(1300 + cfg as u64 + mod1 as u64 * 7 + vc as u64 * 3 + vd as u64);
+                let mut rng =
+                    Rng::new(1300 + cfg as u64 + mod1 as u64 * 7 + vc as u64 * 3 + vd as u64);
                 let mut b = Bench::new();
                 for l in 0..32 {
                     b.vu.state.lane_config[l] = cfg;
@@ -169,16 +216,21 @@ fn sfpswap_min_max_sorts_a_pair() {
 #[test]
 fn sfptransp_transposes_within_columns_respecting_lane_enables() {
     for flags in [u32::MAX, 0x0f0f_3c5a] {
-        random_check(1400 + flags as u64 % 7, enc(SFPTRANSP, 0, 0, 0, 0), |rng, _| rng.u32(), move |r, l, out| {
-            let (row, col) = (l / 8, l % 8);
-            let _ = flags;
-            for base in [0, 4] {
-                for i in 0..4 {
-                    // Register base+i, lane (row, col) receives register base+row, lane (i, col).
-                    out[base + i][l] = r[base + row][i * 8 + col];
+        random_check(
+            1400 + flags as u64 % 7,
+            enc(SFPTRANSP, 0, 0, 0, 0),
+            |rng, _| rng.u32(),
+            move |r, l, out| {
+                let (row, col) = (l / 8, l % 8);
+                let _ = flags;
+                for base in [0, 4] {
+                    for i in 0..4 {
+                        // Register base+i, lane (row, col) receives register base+row, lane (i, col).
+                        out[base + i][l] = r[base + row][i * 8 + col];
+                    }
                 }
-            }
-        });
+            },
+        );
     }
     // With some lanes disabled, those keep their old values.
     let mut rng = Rng::new(1410);
@@ -213,7 +265,13 @@ fn sfpshft2_every_mod1_random_lanes() {
             random_check(
                 1500 + mod1 as u64 * 2 + vd as u64,
                 word,
-                |rng, r| if r == 1 && rng.bool() { rng.below(80).wrapping_sub(40) } else { rng.u32() },
+                |rng, r| {
+                    if r == 1 && rng.bool() {
+                        rng.below(80).wrapping_sub(40)
+                    } else {
+                        rng.u32()
+                    }
+                },
                 move |r, l, out| {
                     let (vb, vc, vd) = (vb as usize, vc as usize, vd as usize);
                     let ror = |v: &[u32; 32]| if l % 8 != 0 { v[l - 1] } else { v[l + 7] };
@@ -224,16 +282,30 @@ fn sfpshft2_every_mod1_random_lanes() {
                             out[2][l] = r[3][l];
                             out[3][l] = match mod1 {
                                 0 => 0,
-                                1 => if l < 24 { r[0][l + 8] } else { 0 },
+                                1 => {
+                                    if l < 24 {
+                                        r[0][l + 8]
+                                    } else {
+                                        0
+                                    }
+                                }
                                 _ => ror(&r[vc]),
                             };
                         }
                         3 => out[vd][l] = ror(&r[vc]),
                         4 => out[vd][l] = if l % 8 != 0 { r[vc][l - 1] } else { 0 },
                         5 | 6 => {
-                            let amt = if mod1 == 5 { r[vc][l] as i32 } else { (imm as i32) << 20 >> 20 };
+                            let amt = if mod1 == 5 {
+                                r[vc][l] as i32
+                            } else {
+                                (imm as i32) << 20 >> 20
+                            };
                             let src = if mod1 == 6 { (imm & 15) as usize } else { vb };
-                            out[vd][l] = if amt >= 0 { r[src][l] << (amt & 31) } else { r[src][l] >> ((-(amt as i64)) as u32 & 31) };
+                            out[vd][l] = if amt >= 0 {
+                                r[src][l] << (amt & 31)
+                            } else {
+                                r[src][l] >> ((-(amt as i64)) as u32 & 31)
+                            };
                         }
                         _ => {}
                     }

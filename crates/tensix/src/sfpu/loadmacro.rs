@@ -21,8 +21,6 @@ pub(super) struct Scheduled {
     pub lanes: u32,
     /// `Dst` address of the SFPLOADMACRO, for a scheduled SFPSTORE.
     pub addr: u32,
-    /// Scheduled this cycle: does not count down until the next.
-    pub fresh: bool,
 }
 
 /// The table at the top of SFPLOADMACRO.md: which opcodes each sub-unit can execute.
@@ -197,7 +195,6 @@ impl VectorUnit {
             insn,
             lanes,
             addr,
-            fresh: true,
         });
         Ok(())
     }
@@ -210,7 +207,7 @@ impl VectorUnit {
         }
         let mut due: Vec<Scheduled> = Vec::new();
         self.pending.retain(|p| {
-            let now = p.remaining == 0 && !p.fresh;
+            let now = p.remaining == 0;
             if now {
                 due.push(*p);
             }
@@ -225,16 +222,15 @@ impl VectorUnit {
         Ok(busy)
     }
 
-    /// End of a cycle: delays count down, per cycle, or per issued instruction while any
-    /// waiting instruction uses `WaitForElapsedInstructions`.
+    /// Start of a cycle, after the due instructions ran: delays count down, per cycle, or per
+    /// issued instruction while any waiting instruction uses `WaitForElapsedInstructions`.
     pub(super) fn count_down(&mut self, issued: bool) {
         let by_instr = self.pending.iter().any(|p| p.by_instructions);
+        if by_instr && !issued {
+            return;
+        }
         for p in self.pending.iter_mut() {
-            if p.fresh {
-                p.fresh = false;
-            } else if p.remaining > 0 && (issued || !by_instr) {
-                p.remaining -= 1;
-            }
+            p.remaining = p.remaining.saturating_sub(1);
         }
     }
 

@@ -142,15 +142,18 @@ impl VectorUnit {
         Insn::decode(word).is_some_and(|i| self.hazard.stalls(&i))
     }
 
-    /// One cycle: SFPLOADMACRO-scheduled instructions that are due run first (simple, MAD,
-    /// round, store), then the issued instruction (unless its sub-unit was taken), then the
-    /// scheduled delays count down.
+    /// One cycle: SFPLOADMACRO-scheduled instructions whose delay reached 0 run first (simple,
+    /// MAD, round, store), the other delays count down, then the issued instruction executes
+    /// (unless its sub-unit was taken). So an instruction scheduled with delay `d` runs `d + 1`
+    /// cycles after its SFPLOADMACRO, and an SFPLOADMACRO replaces what a sub-unit already
+    /// had scheduled for the same cycle.
     pub fn cycle(
         &mut self,
         issued: Option<u32>,
         ctx: &mut SfpuContext<'_>,
     ) -> Result<Issued, SfpuError> {
         let busy = self.run_due(ctx)?;
+        self.count_down(issued.is_some());
         let mut outcome = Issued::None;
         let mut next_hazard = timing::Hazard::default();
         if let Some(word) = issued {
@@ -168,7 +171,6 @@ impl VectorUnit {
             }
         }
         self.hazard = next_hazard;
-        self.count_down(issued.is_some());
         Ok(outcome)
     }
 

@@ -415,7 +415,11 @@ pub fn writable(vd: usize) -> bool {
 
 /// Like [`check_word`], also comparing `LaneFlags`: the reference gets the lane's flag to
 /// update (flags start random, predication off).
-pub fn check_flags(b: &mut Bench, word: u32, reference: impl Fn(&Regs, usize, &mut Regs, &mut bool)) {
+pub fn check_flags(
+    b: &mut Bench,
+    word: u32,
+    reference: impl Fn(&Regs, usize, &mut Regs, &mut bool),
+) {
     let before = b.vu.state.lreg;
     let flags_before = b.vu.state.lane_flags;
     let mut expected = before;

@@ -28,6 +28,7 @@
 //! comes back as an [`SfpuError`] naming the instruction and word; turn it into the
 //! coprocessor's error with [`SfpuError::into_tensix`].
 mod arith;
+pub mod bench;
 mod bitwise;
 mod cc;
 mod convert;

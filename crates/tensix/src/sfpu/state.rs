@@ -103,12 +103,13 @@ impl SfpuState {
     /// `ROW_MASK` bit, else by `LaneFlags` when `UseLaneFlagsForLaneEnable`.
     #[inline]
     pub fn enabled_mask(&self) -> u32 {
+        // ROW_MASK of lane column c (LaneConfig[c], c < 8) has one bit per row; spread its
+        // four bits to lanes c, c + 8, c + 16, c + 24.
         let mut row_masked = 0u32;
-        for lane in 0..LANES {
-            let cfg = self.lane_config[lane & 7];
-            if (cfg >> (lane_config::ROW_MASK_SHIFT + (lane / 8) as u32)) & 1 != 0 {
-                row_masked |= 1 << lane;
-            }
+        for (c, cfg) in self.lane_config[..8].iter().enumerate() {
+            let rows = (cfg >> lane_config::ROW_MASK_SHIFT) & 0xf;
+            let spread = (rows & 1) | ((rows & 2) << 7) | ((rows & 4) << 14) | ((rows & 8) << 21);
+            row_masked |= spread << c;
         }
         let flag_gated = self.use_lane_flags & !self.lane_flags;
         !(row_masked | flag_gated)

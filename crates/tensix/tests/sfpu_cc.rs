@@ -1,6 +1,7 @@
 //! Lane predication and the condition-code stack, one test per rule of VectorUnit.md
 //! ("Lane Predication Masks") and of SFPENCC / SFPSETCC / SFPCOMPC / SFPPUSHC / SFPPOPC /
 //! SFPGT / SFPLE (tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/).
+#![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
 mod sfpu_common;
 use bhemu_tensix::sfpu::FlagEntry;
 use sfpu_common::*;

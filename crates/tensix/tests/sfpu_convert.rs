@@ -1,6 +1,7 @@
 //! Conversions and approximations: SFPCAST (three pages), SFPSTOCHRND (three pages), SFPLOADI,
 //! SFPARECIP, SFPMOV and the PRNG, each against references restated here from the pages
 //! (tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/, VectorUnit.md "PRNG").
+#![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
 mod sfpu_common;
 use std::cell::RefCell;
 

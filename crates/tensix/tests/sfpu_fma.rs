@@ -2,6 +2,7 @@
 //! SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPMUL24), each against a reference restated here from
 //! its page (tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/SFPMAD.md etc. and
 //! Miscellaneous/FMA/README.md).
+#![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
 mod sfpu_common;
 use bhemu_tensix::sfpu::fma::mad;
 use sfpu_common::*;

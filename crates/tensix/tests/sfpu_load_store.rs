@@ -1,6 +1,8 @@
 //! SFPLOAD / SFPSTORE: every `Mod0` format, the even/odd column and row addressing, the
 //! `LaneConfig` bits that affect them, and the `Addr` computation the dispatcher performs
 //! (tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/SFPLOAD.md, SFPSTORE.md).
+#![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
+#![allow(clippy::manual_rotate)] // SFPSTORE.md's `(Datum << 16) | (Datum >> 16)`, kept as written
 mod sfpu_common;
 use bhemu_tensix::sfpu::{DstAddrInputs, SrcbFormat};
 use sfpu_common::*;

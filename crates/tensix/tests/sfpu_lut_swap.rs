@@ -1,6 +1,7 @@
 //! SFPLUT / SFPLUTFP32 (every table mode), SFPSWAP (every Mod1, argmin/argmax, inverted
 //! compare), SFPTRANSP and SFPSHFT2 (every mode), against references restated from the pages
 //! (tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/).
+#![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
 mod sfpu_common;
 use sfpu_common::*;
 

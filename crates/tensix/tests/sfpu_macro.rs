@@ -2,6 +2,8 @@
 //! scheduling and timing, and the automatic stalling rules
 //! (tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/SFPCONFIG.md,
 //! SFPLOADMACRO.md, SFPMAD.md / SFPSWAP.md / SFPSHFT2.md "Instruction scheduling").
+#![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
+#![allow(clippy::excessive_precision)] // the pages' decimal constants, kept as written
 mod sfpu_common;
 use bhemu_tensix::sfpu::Issued;
 use sfpu_common::*;
@@ -11,7 +13,7 @@ fn config(imm16: u32, vd: u32, mod1: u32) -> u32 {
 }
 
 fn lanes8(f: impl Fn(usize) -> u32) -> [u32; 32] {
-    std::array::from_fn(|l| f(l))
+    std::array::from_fn(f)
 }
 
 #[test]
@@ -443,4 +445,130 @@ fn loadmacro_pipeline_keeps_four_sub_units_busy_every_cycle() {
             );
         }
     }
+}
+
+#[test]
+fn sfpconfig_every_mod1_and_target_random_state() {
+    let mut rng = Rng::new(1800);
+    for _ in 0..20_000 {
+        let mut b = Bench::new();
+        b.fill(|_, _| rng.u32());
+        b.set(11, std::array::from_fn(|_| rng.u32()));
+        for l in 0..32 {
+            b.vu.state.lane_config[l] = rng.u32() & 0x3_0fff; // keep ROW_MASK clear
+            b.vu.state.load_macro[l].misc = rng.u32() & 0xfff;
+            b.vu.state.load_macro[l].sequence = [rng.u32(); 4];
+            b.vu.state.load_macro[l].template = [rng.u32(); 4];
+        }
+        b.vu.state.use_lane_flags = rng.u32();
+        b.vu.state.lane_flags = rng.u32();
+        let (mod1, vd, imm16) = (rng.below(16), rng.below(16), rng.u32() & 0xffff);
+        let before = b.vu.state.clone();
+        let mut want = before.clone();
+        for lane in 0..32 {
+            let l8 = lane & 7;
+            if mod1 & 8 != 0 && (imm16 >> (l8 * 2)) & 1 == 0 {
+                continue;
+            }
+            if (before.use_lane_flags >> l8) & 1 != 0 && (before.lane_flags >> l8) & 1 == 0 {
+                continue;
+            }
+            let src = before.lreg[0][l8];
+            let value = if mod1 & 1 != 0 { imm16 } else { src };
+            let op = |old: u32, v: u32| match mod1 & 6 {
+                0 => v,
+                2 => old | v,
+                4 => old & v,
+                _ => old ^ v,
+            };
+            match vd {
+                0..=3 => want.load_macro[lane].template[vd as usize] = src,
+                4..=7 => want.load_macro[lane].sequence[vd as usize - 4] = value,
+                8 => want.load_macro[lane].misc = op(before.load_macro[lane].misc, value & 0xfff),
+                9 | 10 => {}
+                11..=14 => {
+                    want.lreg[vd as usize][lane] = if mod1 & 1 != 0 {
+                        [-1.0f32, 1.0 / 65536.0, -0.67487759, -0.34484843][vd as usize - 11]
+                            .to_bits()
+                    } else {
+                        src
+                    }
+                }
+                _ => {
+                    let orig = before.lane_config[lane];
+                    let mut v = op(orig, value & 0x3_ffff);
+                    if mod1 & 1 != 0 {
+                        v |= orig & !0xffff;
+                    }
+                    want.lane_config[lane] = v;
+                }
+            }
+        }
+        b.run(config(imm16, vd, mod1));
+        assert_eq!(
+            b.vu.state, want,
+            "SFPCONFIG mod1 {mod1} vd {vd} imm16 {imm16:#x}"
+        );
+    }
+}
+
+#[test]
+fn loadmacro_simple_and_round_both_writing_the_same_kind_of_vd_is_undefined() {
+    // SFPLOADMACRO.md (†): a Simple and a Round instruction on the same cycle need one
+    // VD == 16 and one VD != 16.
+    let mut b = Bench::new();
+    set_template(&mut b, 0, enc(SFPNOT, 0, 0, 0, 0));
+    set_template(&mut b, 1, (SFPSTOCHRND << 24) | 1);
+    set_sequence(
+        &mut b,
+        0,
+        seq(4, 0, false, false),
+        0,
+        seq(5, 0, false, false),
+        0,
+    );
+    b.cycle_at(Some(loadmacro(0, 1, 11, 0)), 0);
+    let mut ctx = bhemu_tensix::sfpu::SfpuContext {
+        dst: &mut b.dst,
+        dst_cfg: b.cfg,
+        addr: 0,
+        srcb_format: b.srcb,
+    };
+    let e =
+        b.vu.cycle(None, &mut ctx)
+            .expect_err("same-cycle simple/round VD conflict");
+    assert_eq!(e.insn, "SFPLOADMACRO");
+    // With the round result going to LReg[16] it is fine.
+    let mut b = Bench::new();
+    set_template(&mut b, 0, enc(SFPNOT, 0, 0, 0, 0));
+    set_template(&mut b, 1, (SFPSTOCHRND << 24) | 1);
+    set_sequence(
+        &mut b,
+        0,
+        seq(4, 0, false, false),
+        0,
+        seq(5, 0, true, false),
+        0,
+    );
+    b.cycle_at(Some(loadmacro(0, 1, 11, 0)), 0);
+    b.cycle(None);
+    assert_eq!(b.lreg(1), [u32::MAX; 32]);
+}
+
+#[test]
+fn loadmacro_store_scheduled_in_only_some_lanes_is_undefined() {
+    let mut b = Bench::new();
+    b.set(
+        0,
+        lanes8(|l| {
+            if l == 3 {
+                0
+            } else {
+                seq(3, 0, false, false) << 24
+            }
+        }),
+    );
+    b.run(config(0, 4, 0));
+    let e = b.run_err(loadmacro(0, 0, 11, 0));
+    assert!(e.reason.contains("all lanes"), "{}", e.reason);
 }

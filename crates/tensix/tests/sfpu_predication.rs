@@ -3,6 +3,7 @@
 //! predicated instruction leaves the disabled lanes' registers untouched and gives the enabled
 //! lanes exactly what it gives them with every lane enabled; the documented exceptions ignore
 //! predication entirely.
+#![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
 mod sfpu_common;
 use sfpu_common::*;
 

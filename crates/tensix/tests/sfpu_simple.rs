@@ -1,6 +1,7 @@
 //! The simple sub-unit's lanewise instructions, every mode on random lanes against references
 //! restated here from each page (tt-isa-documentation:
 //! BlackholeA0/TensixTile/TensixCoprocessor/SFP<name>.md, "Functional model").
+#![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
 mod sfpu_common;
 use sfpu_common::*;
 
@@ -16,7 +17,7 @@ fn floats(rng: &mut Rng, _r: usize) -> u32 {
 fn sfpiadd_every_mod1_random_lanes() {
     for mod1 in 0..16u32 {
         for vd in [2u32, 9] {
-            let imm = 0x800 | mod1 * 37; // negative immediates too
+            let imm = 0x800 | (mod1 * 37); // negative immediates too
             let imm = if mod1 % 2 == 0 { imm & 0x7ff } else { imm };
             let word = enc(SFPIADD, imm, 1, vd, mod1);
             let sext = ((imm as i32) << 20 >> 20) as u32;

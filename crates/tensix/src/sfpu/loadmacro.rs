@@ -91,6 +91,19 @@ impl VectorUnit {
         let addr = ctx.addr;
         self.sfpload(&load, u32::MAX, ctx, addr)?;
         let macro_index = ((insn.word >> 22) & 3) as usize;
+        // "If any lane invokes ScheduleInstructionForFutureExecution on StoreSubUnit, then
+        // all lanes must do so."
+        let stores = (0..LANES)
+            .filter(|&l| (self.state.load_macro[l].sequence[macro_index] >> 24) & 7 != 0)
+            .count();
+        if stores != 0 && stores != LANES {
+            return Err(SfpuError::new(
+                insn,
+                format!(
+                    "Sequence[{macro_index}] schedules a store in {stores} of 32 lanes;                      all lanes must (undefined)"
+                ),
+            ));
+        }
         for (i, unit) in UNITS.into_iter().enumerate() {
             // Lanes may in principle hold different configurations: schedule per distinct one.
             let mut todo = u32::MAX;
@@ -214,6 +227,26 @@ impl VectorUnit {
             !now
         });
         due.sort_by_key(|p| p.unit as u8);
+        // SFPLOADMACRO.md (†): a Simple and a Round instruction on the same cycle must have
+        // one VD == 16 and one VD != 16 (they share the result path).
+        let vd16 = |u: SubUnit| {
+            due.iter()
+                .find(|p| p.unit == u && p.insn.op != Op::Nop)
+                .map(|p| (p.insn.vd == 16, p.insn))
+        };
+        if let (Some((s16, s)), Some((r16, _))) = (vd16(SubUnit::Simple), vd16(SubUnit::Round)) {
+            if s16 == r16 {
+                return Err(SfpuError {
+                    insn: "SFPLOADMACRO",
+                    word: s.word,
+                    reason: format!(
+                        "scheduled simple ({}) and round instructions in the same cycle both                          write {} (undefined)",
+                        s.op.name(),
+                        if s16 { "LReg[16]" } else { "LReg[0..8]" }
+                    ),
+                });
+            }
+        }
         let mut busy = 0;
         for p in due {
             busy |= 1 << p.unit as u32;

@@ -3,9 +3,8 @@
 //! (semaphores, mutexes), SrcA/SrcB bank ownership, and the backend units as pipelines whose
 //! occupancy drives STALLWAIT's conditions C0-C12.
 //!
-//! Sources: seeds 000 (Wait Gate), 001 (mutexes), 002 (MOP/replay expanders, qstatus) and 004
-//! §7-8 (scheduling, stalls); tt-isa-documentation pages named in each module; timing figures
-//! and their pages in [`insn::timing`].
+//! Sources: the tt-isa-documentation pages named in each module; timing figures and their
+//! pages in [`insn::timing`].
 //!
 //! # Driving it (for the tile)
 //! ```no_run

@@ -27,6 +27,22 @@
 //! Undefined behaviour (e.g. SFPPOPC on an empty stack, SFPLOADI with an unassigned `Mod0`)
 //! comes back as an [`SfpuError`] naming the instruction and word; turn it into the
 //! coprocessor's error with [`SfpuError::into_tensix`].
+//!
+//! # Modelling choices where the pages leave room
+//! - Results are written when the instruction executes; the MAD sub-unit's second cycle is
+//!   modelled by the automatic stall ([`VectorUnit::stalls`]), which makes the difference
+//!   invisible to programs the hardware runs correctly.
+//! - Instructions due from SFPLOADMACRO run before the instruction issued in the same cycle,
+//!   in sub-unit order simple, MAD, round, store.
+//! - The backdoor template load applies to every instruction with a `VD` field and
+//!   `VD >= 12` (SFPCONFIG.md's `LaneConfig` table states it for "instructions"), per lane;
+//!   instructions that move data across lanes run when any lane is not diverted.
+//! - SFPCONFIG takes effect at once (SFPCONFIG.md allows the next instruction to see either
+//!   the old or the new `DISABLE_BACKDOOR_LOAD`).
+//! - Power-on values not given by the pages (`LReg[0..8]`, `LReg[11..15]`, `LReg[16]`,
+//!   the PRNG state, configuration) are zero.
+//! - This is the Blackhole unit; Wormhole B0 differs (SFPMAD rounding, SFPSHFT2 bug, ...) and
+//!   is not modelled here.
 mod arith;
 pub mod bench;
 mod bitwise;
@@ -158,7 +174,7 @@ impl VectorUnit {
         let mut outcome = Issued::None;
         let mut next_hazard = timing::Hazard::default();
         if let Some(word) = issued {
-            let insn = Insn::decode(word).ok_or(SfpuError {
+            let insn = Insn::decode(word).ok_or_else(|| SfpuError {
                 insn: "?",
                 word,
                 reason: "not a Vector Unit (SFPU) instruction".into(),

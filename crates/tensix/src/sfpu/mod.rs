@@ -55,7 +55,7 @@ mod loadmacro;
 mod lut;
 pub mod state;
 mod swap_transp;
-mod timing;
+pub mod timing;
 
 pub use decode::{Insn, Op};
 pub use load_store::{DstAddrInputs, SrcbFormat};

@@ -16,8 +16,9 @@ fn tile(b: &mut Bench, mut f: impl FnMut(u32, usize) -> u32) {
     for group in 0..16u32 {
         for half in 0..2u32 {
             let addr = group * 4 + half * 2;
-            let v: [u32; 32] =
-                std::array::from_fn(|l| f(addr & !3 | l as u32 / 8, (l % 8) * 2 + half as usize));
+            let v: [u32; 32] = std::array::from_fn(|l| {
+                f((addr & !3) | (l as u32 / 8), (l % 8) * 2 + half as usize)
+            });
             scratch.set(0, v);
             scratch.run_at(enc_mem(SFPSTORE, 0, INT32, addr), addr);
         }

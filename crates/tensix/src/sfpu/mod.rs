@@ -210,146 +210,49 @@ impl VectorUnit {
         let lanes = self.backdoor(insn, lanes);
         let s = self;
         match insn.op {
-            Op::Load => s.sfpload(insn, lanes, ctx, store_addr),
-            Op::LoadI => s.sfploadi(insn, lanes),
-            Op::Store => s.sfpstore(insn, lanes, ctx, store_addr),
-            Op::Lut => {
-                s.sfplut(insn, lanes);
-                Ok(())
-            }
-            Op::LutFp32 => {
-                s.sfplutfp32(insn, lanes);
-                Ok(())
-            }
-            Op::Mad | Op::Add | Op::Mul => {
-                s.sfpmad(insn, lanes);
-                Ok(())
-            }
-            Op::MulI => {
-                s.sfpmuli(insn, lanes);
-                Ok(())
-            }
-            Op::AddI => {
-                s.sfpaddi(insn, lanes);
-                Ok(())
-            }
-            Op::Mul24 => {
-                s.sfpmul24(insn, lanes);
-                Ok(())
-            }
-            Op::IAdd => {
-                s.sfpiadd(insn, lanes);
-                Ok(())
-            }
-            Op::Abs => {
-                s.sfpabs(insn, lanes);
-                Ok(())
-            }
-            Op::ARecip => {
-                s.sfparecip(insn, lanes);
-                Ok(())
-            }
-            Op::DivP2 => {
-                s.sfpdivp2(insn, lanes);
-                Ok(())
-            }
-            Op::ExExp => {
-                s.sfpexexp(insn, lanes);
-                Ok(())
-            }
-            Op::ExMan => {
-                s.sfpexman(insn, lanes);
-                Ok(())
-            }
-            Op::SetExp => {
-                s.sfpsetexp(insn, lanes);
-                Ok(())
-            }
-            Op::SetMan => {
-                s.sfpsetman(insn, lanes);
-                Ok(())
-            }
-            Op::SetSgn => {
-                s.sfpsetsgn(insn, lanes);
-                Ok(())
-            }
-            Op::And => {
-                s.sfpand(insn, lanes);
-                Ok(())
-            }
-            Op::Or => {
-                s.sfpor(insn, lanes);
-                Ok(())
-            }
-            Op::Xor => {
-                s.sfpxor(insn, lanes);
-                Ok(())
-            }
-            Op::Not => {
-                s.sfpnot(insn, lanes);
-                Ok(())
-            }
-            Op::Lz => {
-                s.sfplz(insn, lanes);
-                Ok(())
-            }
-            Op::Shft => {
-                s.sfpshft(insn, lanes);
-                Ok(())
-            }
-            Op::Shft2 => {
-                s.sfpshft2(insn, lanes);
-                Ok(())
-            }
-            Op::SetCc => {
-                s.sfpsetcc(insn, lanes);
-                Ok(())
-            }
-            Op::EnCc => {
-                s.sfpencc(insn, lanes);
-                Ok(())
-            }
-            Op::CompC => {
-                s.sfpcompc(lanes);
-                Ok(())
-            }
-            Op::PushC => s.sfppushc(insn, lanes),
-            Op::PopC => s.sfppopc(insn, lanes),
-            Op::Gt => {
-                s.sfpgt(insn, lanes);
-                Ok(())
-            }
-            Op::Le => {
-                s.sfple(insn, lanes);
-                Ok(())
-            }
-            Op::Cast => {
-                s.sfpcast(insn, lanes);
-                Ok(())
-            }
-            Op::StochRnd => {
-                s.sfpstochrnd(insn, lanes);
-                Ok(())
-            }
-            Op::Mov => {
-                s.sfpmov(insn, lanes);
-                Ok(())
-            }
-            Op::Swap => {
-                s.sfpswap(insn, lanes);
-                Ok(())
-            }
-            Op::Transp => {
-                s.sfptransp(lanes);
-                Ok(())
-            }
-            Op::Config => {
-                s.sfpconfig(insn);
-                Ok(())
-            }
-            Op::Nop => Ok(()),
-            Op::LoadMacro => s.sfploadmacro(insn, ctx),
+            Op::Load => return s.sfpload(insn, lanes, ctx, store_addr),
+            Op::LoadI => return s.sfploadi(insn, lanes),
+            Op::Store => return s.sfpstore(insn, lanes, ctx, store_addr),
+            Op::PushC => return s.sfppushc(insn, lanes),
+            Op::PopC => return s.sfppopc(insn, lanes),
+            Op::LoadMacro => return s.sfploadmacro(insn, ctx),
+            Op::Lut => s.sfplut(insn, lanes),
+            Op::LutFp32 => s.sfplutfp32(insn, lanes),
+            Op::Mad | Op::Add | Op::Mul => s.sfpmad(insn, lanes),
+            Op::MulI => s.sfpmuli(insn, lanes),
+            Op::AddI => s.sfpaddi(insn, lanes),
+            Op::Mul24 => s.sfpmul24(insn, lanes),
+            Op::IAdd => s.sfpiadd(insn, lanes),
+            Op::Abs => s.sfpabs(insn, lanes),
+            Op::ARecip => s.sfparecip(insn, lanes),
+            Op::DivP2 => s.sfpdivp2(insn, lanes),
+            Op::ExExp => s.sfpexexp(insn, lanes),
+            Op::ExMan => s.sfpexman(insn, lanes),
+            Op::SetExp => s.sfpsetexp(insn, lanes),
+            Op::SetMan => s.sfpsetman(insn, lanes),
+            Op::SetSgn => s.sfpsetsgn(insn, lanes),
+            Op::And => s.sfpand(insn, lanes),
+            Op::Or => s.sfpor(insn, lanes),
+            Op::Xor => s.sfpxor(insn, lanes),
+            Op::Not => s.sfpnot(insn, lanes),
+            Op::Lz => s.sfplz(insn, lanes),
+            Op::Shft => s.sfpshft(insn, lanes),
+            Op::Shft2 => s.sfpshft2(insn, lanes),
+            Op::SetCc => s.sfpsetcc(insn, lanes),
+            Op::EnCc => s.sfpencc(insn, lanes),
+            Op::CompC => s.sfpcompc(lanes),
+            Op::Gt => s.sfpgt(insn, lanes),
+            Op::Le => s.sfple(insn, lanes),
+            Op::Cast => s.sfpcast(insn, lanes),
+            Op::StochRnd => s.sfpstochrnd(insn, lanes),
+            Op::Mov => s.sfpmov(insn, lanes),
+            Op::Swap => s.sfpswap(insn, lanes),
+            Op::Transp => s.sfptransp(lanes),
+            Op::Config => s.sfpconfig(insn),
+            // SFPNOP.md: no effect.
+            Op::Nop => {}
         }
+        Ok(())
     }
 
     /// The "backdoor load": an instruction with `VD >= 12` in a lane whose

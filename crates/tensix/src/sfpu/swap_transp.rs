@@ -142,9 +142,6 @@ impl VectorUnit {
             0..=2 => {
                 let v0 = r[0];
                 let vcv = r[vc];
-                if insn.modifier == 2 && lanes == 0 {
-                    return;
-                }
                 for lane in lanes_of(en) {
                     r[0][lane] = r[1][lane];
                     r[1][lane] = r[2][lane];

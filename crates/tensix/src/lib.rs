@@ -1,7 +1,10 @@
 //! The Tensix coprocessor of one Blackhole (or Wormhole B0) tile, cycle by cycle: per-thread
 //! frontends (instruction FIFO, MOP expander, Replay Expander, Wait Gate), the Sync Unit
 //! (semaphores, mutexes), SrcA/SrcB bank ownership, and the backend units as pipelines whose
-//! occupancy drives STALLWAIT's conditions C0-C12.
+//! occupancy drives STALLWAIT's conditions C0-C12; and the data path: the register files and
+//! configuration ([`state`]), number formats ([`formats`]), each unit's instruction effects
+//! ([`units`], dispatched through the generated per-opcode visitor) and the RISC-V windows
+//! onto that state ([`riscv_windows`]).
 //!
 //! Sources: the tt-isa-documentation pages named in each module; timing figures and their
 //! pages in [`insn::timing`].
@@ -31,18 +34,21 @@ pub mod backend;
 pub mod coprocessor;
 pub mod error;
 pub mod fifo;
+pub mod formats;
 pub mod insn;
 pub mod mop_expander;
 pub mod mutexes;
 pub mod program;
 pub mod qstatus;
 pub mod replay_expander;
+pub mod riscv_windows;
 pub mod runner;
 pub mod semaphores;
 pub mod sfpu;
 pub mod src_banks;
 pub mod state;
 pub mod sync_unit;
+pub mod units;
 pub mod wait_gate;
 
 pub use bhemu_isa::tensix::Arch;
@@ -51,3 +57,4 @@ pub use error::{ErrorKind, TensixError, ThreadWait};
 pub use fifo::{Pushed, FIFO_SLOTS};
 pub use src_banks::{Src, SrcClient};
 pub use state::TensixState;
+pub use units::{FlatL1, NoMemory, TensixMemory};

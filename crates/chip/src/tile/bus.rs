@@ -148,12 +148,17 @@ impl CoreBus<'_> {
                     "MOP expander configuration is write-only".into(),
                 ))
             }
-            Target::Dst(_) => {
-                return Err((ErrorKind::Unimplemented, "RISC-V access to Dst".into()))
+            Target::Dst(off) => {
+                let t = self.core.thread().unwrap_or(usize::MAX);
+                Access::Done(
+                    p.cp.dst_window_read(t, off, width)
+                        .map_err(|m| (ErrorKind::AccessRule, m))?,
+                )
             }
-            Target::Gpr(w) => {
-                Access::Done(p.gprs.read((w as u32) * 4 + (addr & 3), width).unwrap_or(0))
-            }
+            Target::Gpr(w) => Access::Done(
+                p.cp.gpr_window_read(0, (w as u32) * 4 + (addr & 3), width)
+                    .map_err(|m| (ErrorKind::AccessRule, m))?,
+            ),
             Target::InsnPush { .. } => {
                 return Err((
                     ErrorKind::AccessRule,
@@ -190,7 +195,10 @@ impl CoreBus<'_> {
                     None => return Err(unmapped("mailboxes are not mapped for NCRISC")),
                 }
             }
-            Target::TensixCfg(off) => Access::Done(p.cfg.read(off, width).unwrap_or(0)),
+            Target::TensixCfg(off) => Access::Done(
+                p.cp.cfg_window_read(off, width)
+                    .map_err(|m| (ErrorKind::AccessRule, m))?,
+            ),
             Target::Unmapped(why) => return Err(unmapped(why)),
             Target::L1(_) | Target::LocalRam { .. } => {
                 return Err(unmapped("internal: memory routed as MMIO"))
@@ -268,11 +276,15 @@ impl CoreBus<'_> {
                     .map_err(|e| (ErrorKind::AccessRule, e.message))?;
                 Access::Done(())
             }
-            Target::Dst(_) => {
-                return Err((ErrorKind::Unimplemented, "RISC-V access to Dst".into()))
+            Target::Dst(off) => {
+                let t = core.thread().unwrap_or(usize::MAX);
+                p.cp.dst_window_write(t, off, width, value)
+                    .map_err(|m| (ErrorKind::AccessRule, m))?;
+                Access::Done(())
             }
             Target::Gpr(w) => {
-                p.gprs.write((w as u32) * 4 + (addr & 3), width, value);
+                p.cp.gpr_window_write(0, (w as u32) * 4 + (addr & 3), width, value)
+                    .map_err(|m| (ErrorKind::AccessRule, m))?;
                 Self::note_cfg_write(p, core);
                 Access::Done(())
             }
@@ -303,7 +315,7 @@ impl CoreBus<'_> {
                     // PCBufs.md: "Write is discarded"; ManualTTSync.md: stores to
                     // CoprocessorDoneCheck are discarded.
                     PcBufPort::TriscSide(_) | PcBufPort::CoprocessorDone(_) => Access::Done(()),
-                    // seed 002 edge case 8: a store to mop_sync completes only once the MOP
+                    // A store to mop_sync completes only once the MOP
                     // expander has nothing queued or in progress.
                     PcBufPort::MopDone(i) => {
                         match ttsync_check(
@@ -332,7 +344,8 @@ impl CoreBus<'_> {
             Target::TensixCfg(off) => {
                 // BackendConfiguration.md: RISC-V writes to Config are `sw` only.
                 word_only(width)?;
-                p.cfg.write(off, 4, value);
+                p.cp.cfg_window_write(off, 4, value)
+                    .map_err(|m| (ErrorKind::AccessRule, m))?;
                 Self::note_cfg_write(p, core);
                 Access::Done(())
             }

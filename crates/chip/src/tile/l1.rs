@@ -122,6 +122,31 @@ impl L1 {
     }
 }
 
+/// The coprocessor's unpackers and packers reach L1 through this.
+impl bhemu_tensix::TensixMemory for L1 {
+    fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String> {
+        if self.read_bytes(u64::from(addr), buf) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} bytes at {addr:#x} are not all in L1",
+                buf.len()
+            ))
+        }
+    }
+
+    fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String> {
+        if self.write_bytes(u64::from(addr), data) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} bytes at {addr:#x} are not all in L1",
+                data.len()
+            ))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,8 +103,6 @@ pub(crate) struct Parts {
     pub cp_active: bool,
     /// Threads whose TRISC wrote config / GPR / TDMA-RISC registers this cycle (STALLWAIT C10).
     pub cfg_pending: u8,
-    pub gprs: RegFile,
-    pub cfg: RegFile,
     pub tdma: RegFile,
     pub pic: Pic,
     pub overlay: overlay::Overlay,
@@ -160,8 +158,6 @@ impl Tile {
                 cp: Coprocessor::new(Arch::Blackhole),
                 cp_active: false,
                 cfg_pending: 0,
-                gprs: RegFile::new(192 * 4),
-                cfg: RegFile::new(memory_map::TENSIX_CFG_SIZE),
                 tdma: RegFile::new(0x1000),
                 pic: Pic::new(),
                 overlay: overlay::Overlay::new(),
@@ -475,7 +471,9 @@ impl Tile {
         if !self.p.cp_active {
             return Ok(());
         }
-        self.p.cp.step(now).map_err(|e| self.tensix_error(e))?;
+        let p = &mut self.p;
+        let r = p.cp.step_with(now, &mut p.l1);
+        r.map_err(|e| self.tensix_error(e))?;
         if self.p.cfg_pending != 0 {
             // The writes took effect at once; the coprocessor has now seen them, so C10 clears
             // after the one cycle in which it was raised.

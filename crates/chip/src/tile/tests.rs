@@ -444,3 +444,40 @@ fn trisc_entering_soft_reset_discards_its_tensix_fifo() {
     assert!(t.coprocessor().mop_idle(0));
     assert_eq!(t.coprocessor().fifo_len(1), 3);
 }
+
+/// Dst.md "RISCV access to Dst", BackendConfiguration.md, ScalarUnit.md "RISCV access to
+/// GPRs": the harts' windows read and write the coprocessor's own state.
+#[test]
+fn riscv_windows_reach_dst_config_and_gprs() {
+    let (mut t, mut noc) = tile();
+    let mut b = Vec::new();
+    b.extend(store(0xFFB1_2228, 0x100)); // TRISC0_RESET_PC
+    b.extend(store(0xFFB1_2234, 0b001));
+    b.extend(store(0xFFEF_0000 + 4 * 10, 0x1234_5678)); // Config[0][10]
+    b.extend(store(0xFFE0_0000 + 4 * (64 + 3), 0xaaaa)); // B's view: GPRs[1][3]
+    b.extend(store(0xFFB1_21B0, 0x46000)); // release T0 only (T1, T2, NC held)
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    // T0: Dst32b[0][2] = 1.5f + 1 ulp (fmt 0 = FP32, the reset value), GPRs[0][5] = 0x55,
+    // then read Dst back into L1 0x2000.
+    let mut p = store(0xFFBD_8000 + 8, 0x3fc0_0001);
+    p.extend(store(0xFFE0_0000 + 4 * 5, 0x55));
+    p.extend(li(T0, 0xFFBD_8008));
+    p.push(lw(T2, T0));
+    p.extend(li(T0, 0x2000));
+    p.push(sw(T2, T0));
+    p.push(spin());
+    load_prog(&mut t, 0x100, &p);
+    release_brisc(&mut t);
+    if let Err(e) = run(&mut t, &mut noc, 0, 200) {
+        panic!("{e}");
+    }
+    let st = t.coprocessor().state();
+    assert_eq!(st.cfg.word(0, 10), Some(0x1234_5678));
+    assert_eq!(st.gprs[1][3], 0xaaaa);
+    assert_eq!(st.gprs[0][5], 0x55);
+    // Dst32b FP32 layout: ManHi 0x40 at 30..24, Exp 0x7f at 23..16; low half 8 rows on.
+    assert_eq!(st.dst.bits()[0][2], 0x407f);
+    assert_eq!(st.dst.bits()[8][2], 0x0001);
+    assert_eq!(t.read_l1_u32(0x2000).ok(), Some(0x3fc0_0001));
+}

@@ -6,7 +6,11 @@
 //! the `SFP*.md` page of each instruction (named in each function's doc comment).
 //!
 //! # For the dispatcher (wiring into the coprocessor)
-//! The unit is cycle-driven. Once per coprocessor cycle, call **exactly one** of
+//! With the coprocessor's [`crate::state::TensixState`], call
+//! [`VectorUnit::cycle_on_state`]`(Some((thread, word)), state)` / `(None, state)` once per
+//! cycle: it derives the context below from the thread's configuration and RWCs and applies
+//! the RWC updates ([`dispatch`]). At the lower level, without that state:
+//! the unit is cycle-driven. Once per coprocessor cycle, call **exactly one** of
 //! [`VectorUnit::cycle`]`(Some(word), ctx)` (a thread issues `word` to the Vector Unit this
 //! cycle) or [`VectorUnit::cycle`]`(None, ctx)` (no Vector Unit instruction this cycle;
 //! instructions scheduled by `SFPLOADMACRO` still run and count down).
@@ -49,6 +53,7 @@ mod bitwise;
 mod cc;
 mod convert;
 pub mod decode;
+pub mod dispatch;
 pub mod fma;
 pub mod load_store;
 mod loadmacro;
@@ -137,6 +142,8 @@ pub struct VectorUnit {
     hazard: timing::Hazard,
     /// Instructions executed (issued and scheduled), for benchmarks.
     executed: u64,
+    /// `RWCs[thread].Sp` (see [`VectorUnit::cycle_on_state`]).
+    pub rwc_sp: [u32; 3],
 }
 
 impl VectorUnit {

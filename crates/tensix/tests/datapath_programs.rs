@@ -321,3 +321,61 @@ fn pack_fp32_dst_to_bf16_rounds_ties_away_and_flushes() {
         &[0, 0, 0x7f80, 0xff80, 0x3f81, 0xbf81, 0x3f80, 0x7f80]
     );
 }
+
+#[test]
+fn pack_dst_fp16_as_bfp8a_with_shared_5_bit_exponents() {
+    let text = "l1 0x10000 = fp16 ramp 0 1 256\nl1 0x10200 = fp16 ramp -1 -1 256\n\
+        l1 0x10400 = fp16 ramp 0.5 0.5 256\nl1 0x10600 = fp16 ramp -0.25 -0.25 256\n\
+        cfg 64 = 0x04000011\ncfg 65 = 1\ncfg THCON_SEC0_REG2_Out_data_format = 1\n\
+        cfg THCON_SEC0_REG3_Base_address = 0xfff\ncfg UNP0_ADDR_BASE_REG_1_Base = 128\n\
+        cfg ALU_FORMAT_SPEC_REG0_SrcA = 1\ncfg ALU_FORMAT_SPEC_REG2_Dstacc = 1\n\
+        cfg PCK_DEST_RD_CTRL_Read_int8 = 1\ncfg THCON_SEC0_REG1_In_data_format = 1\n\
+        cfg THCON_SEC0_REG1_Out_data_format = 2\ncfg THCON_SEC0_REG1_Exp_section_size = 4\n\
+        cfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
+        [t0]\ncfg SRCA_SET_SetOvrdWithAddr = 1\ncfg ADDR_MOD_AB_SEC0_SrcAIncr = 8\n\
+        cfg ADDR_MOD_DST_SEC0_DestIncr = 8\nttsetadcxx 5, 1023, 0\n\
+        ttunpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1\n"
+        .to_string()
+        + &"ttmova2d 0, 0, 0, 2, 0\n".repeat(8)
+        + "ttpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1\n\
+           dump l1 0x20000 u8 64\ndump l1 0x20040 u8 1024\n";
+    let r = run_text("bfp8a.tsx", &text);
+    let mut vals = Vec::new();
+    for (start, step) in [(0.0, 1.0), (-1.0, -1.0), (0.5, 0.5), (-0.25, -0.25)] {
+        for i in 0..256 {
+            vals.push(start + step * i as f64);
+        }
+    }
+    let exps = &dump(&r, "l1 0x20000").bits;
+    let datums = &dump(&r, "l1 0x20040").bits;
+    for block in 0..64 {
+        let v = &vals[block * 16..block * 16 + 16];
+        // FP16 exponent of each (all values are exact in E5M7), 0 for zero.
+        let exp = |x: f64| {
+            if x == 0.0 {
+                0
+            } else {
+                x.abs().log2().floor() as i32 + 15
+            }
+        };
+        let shared = v.iter().map(|&x| exp(x)).max().unwrap_or(0);
+        assert_eq!(exps[block], shared as u32, "block {block}");
+        // BFP8a meaning: Mag/2^6 * 2^(Exp-15).
+        let quantum = 2f64.powi(shared - 15) / 64.0;
+        for (k, &x) in v.iter().enumerate() {
+            let mag = ((x.abs() / quantum) + 0.5).floor().min(127.0) as u32;
+            let want = if mag == 0 {
+                0
+            } else if x < 0.0 {
+                0x80 | mag
+            } else {
+                mag
+            };
+            assert_eq!(
+                datums[block * 16 + k],
+                want,
+                "block {block} datum {k} ({x})"
+            );
+        }
+    }
+}

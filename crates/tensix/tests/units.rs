@@ -823,3 +823,65 @@ fn atcas_sets_on_match_and_reports_the_endless_retry_otherwise() {
         Ok(_) => panic!("a failing ATCAS never completes"),
     }
 }
+
+#[test]
+fn reg2flop_writes_thcon_config_or_an_adc_counter() {
+    let s = ok(
+        0,
+        |s| s.gprs[0][7] = 0xcafe,
+        &["ttreg2flop 1, 0, 0, 0, 5, 7"],
+    );
+    // THCON_CFGREG_BASE_ADDR32 (64) + 5.
+    assert_eq!(s.cfg.word(0, 69), Some(0xcafe));
+    // ADC form: 16 bits from the high half (ByteOffset 2) into Unpacker 1, channel 1, Y
+    // (FlopIndex 0b1_01_0_01).
+    let s = ok(
+        0,
+        |s| s.gprs[0][7] = 0x1234_5678,
+        &["ttreg2flop 2, 2, 2, 0, 41, 7"],
+    );
+    assert_eq!(s.adcs[0].unpacker[1][1].y, 0x1234);
+    assert_eq!(s.adcs[0].unpacker[1][1].y_cr, 0);
+}
+
+#[test]
+fn reg2flop_beyond_the_thcon_registers_is_undefined() {
+    undefined(0, |_| {}, &["ttreg2flop 1, 0, 0, 0, 116, 7"]);
+}
+
+#[test]
+fn shiftxb_rotates_a_srcb_row_left_shifting_in_zero_or_column_0() {
+    let fill = |s: &mut TensixState| {
+        for c in 0..16 {
+            s.src_b.write(0, 3, c, 100 + c as u32);
+        }
+    };
+    let s = run_math(fill, &["ttshiftxb 0, 1, 3"]);
+    let row: Vec<u32> = (0..16).map(|c| s.src_b.read(0, 3, c)).collect();
+    let want: Vec<u32> = (1..16).map(|c| 100 + c).chain([0]).collect();
+    assert_eq!(row, want);
+    let s = run_math(fill, &["ttshiftxb 0, 0, 3"]);
+    assert_eq!(s.src_b.read(0, 3, 15), 100);
+}
+
+#[test]
+fn atincgetptr_pushes_or_pops_a_fifo_pointer_and_reports_a_blocked_retry() {
+    let block = |rd: u32, wr: u32| {
+        move |s: &mut TensixState, l1: &mut FlatL1| {
+            s.gprs[0][1] = 0x60; // control block at 0x600
+            l1.bytes[0x600..0x604].copy_from_slice(&rd.to_le_bytes());
+            l1.bytes[0x604..0x608].copy_from_slice(&wr.to_le_bytes());
+        }
+    };
+    // Push (Ofs 1) by 1 << 1 within 4 bits: Wr 5 -> 7, old value to GPR 3.
+    let (s, l1) = run_l1(block(2, 5), &["ttatincgetptr 0, 0, 1, 4, 1, 3, 1"]);
+    let s = s.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&l1.bytes[0x604..0x608], &7u32.to_le_bytes());
+    assert_eq!(s.gprs[0][3], 5);
+    // Pop (Ofs 0) from an empty FIFO never completes.
+    let (s, _) = run_l1(block(4, 4), &["ttatincgetptr 0, 0, 0, 4, 0, 3, 1"]);
+    match s {
+        Err(e) => assert_eq!(e.kind, ErrorKind::Hang, "{e}"),
+        Ok(_) => panic!("a pop from an empty FIFO never completes"),
+    }
+}

@@ -76,15 +76,38 @@ pub fn bfp8a_to_fp16(datum: u8, exp: u8) -> Option<u16> {
 /// top 3 / 1 bits of that magnitude; a zero magnitude never carries a sign (sign + zero
 /// magnitude means -2^128 in BFP).
 pub fn bf16_block_to_bfp(vals: &[u16; 16], width: BfpWidth) -> (u8, [u8; 16]) {
-    let exp_of = |v: u16| ((v >> 7) & 0xff) as u8;
-    let shared = vals.iter().map(|&v| exp_of(v)).max().unwrap_or(0);
+    let exps = vals.map(|v| ((v >> 7) & 0xff) as u8);
+    let mans = vals.map(|v| (v & 0x7f) as u8);
+    let signs = vals.map(|v| v & 0x8000 != 0);
+    block_to_bfp(&exps, &mans, &signs, width)
+}
+
+/// Packs 16 IEEE-layout FP16 values into one BFP*a block (the late conversion "To BFP8a":
+/// truncate to E5M7, then round to BFP8a with one shared 5-bit exponent; BFP4a/BFP2a
+/// truncate that). Same rules as [`bf16_block_to_bfp`]; the exponent byte holds the 5-bit
+/// exponent zero-extended.
+pub fn fp16_block_to_bfpa(vals: &[u16; 16], width: BfpWidth) -> (u8, [u8; 16]) {
+    let exps = vals.map(|v| ((v >> 10) & 0x1f) as u8);
+    let mans = vals.map(|v| ((v >> 3) & 0x7f) as u8);
+    let signs = vals.map(|v| v & 0x8000 != 0);
+    block_to_bfp(&exps, &mans, &signs, width)
+}
+
+/// The shared-exponent rounding both BFP families use, on (exponent, 7-bit mantissa, sign).
+fn block_to_bfp(
+    exps: &[u8; 16],
+    mans: &[u8; 16],
+    signs: &[bool; 16],
+    width: BfpWidth,
+) -> (u8, [u8; 16]) {
+    let shared = exps.iter().copied().max().unwrap_or(0);
     let mut out = [0u8; 16];
-    for (o, &v) in out.iter_mut().zip(vals) {
-        let e = exp_of(v);
+    for i in 0..16 {
+        let e = exps[i];
         if e == 0 {
             continue;
         }
-        let mant = 0x80u32 | (v & 0x7f) as u32;
+        let mant = 0x80u32 | mans[i] as u32;
         let shift = 1 + (shared - e) as u32;
         let mag7 = if shift >= 32 {
             0
@@ -97,8 +120,8 @@ pub fn bf16_block_to_bfp(vals: &[u16; 16], width: BfpWidth) -> (u8, [u8; 16]) {
             BfpWidth::B2 => mag7 >> 6,
         };
         if mag != 0 {
-            let sign = ((v >> 15) as u32) << (width.bits() - 1);
-            *o = (sign | mag) as u8;
+            let sign = (signs[i] as u32) << (width.bits() - 1);
+            out[i] = (sign | mag) as u8;
         }
     }
     (shared, out)
@@ -219,6 +242,24 @@ mod tests {
         vals[4] = 0xbf80;
         let (_, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
         assert_eq!(d[4], 0);
+    }
+
+    #[test]
+    fn bfp8a_block_shares_the_largest_5_bit_exponent() {
+        // FP16 1.5 (0x3e00), -0.25 (0xb400), 3.0 (0x4200): shared exponent 16.
+        let mut vals = [0u16; 16];
+        vals[0] = 0x3e00;
+        vals[1] = 0xb400;
+        vals[2] = 0x4200;
+        let (e, d) = fp16_block_to_bfpa(&vals, BfpWidth::B8);
+        assert_eq!(e, 16);
+        // BFP8a meaning: Mag/2^6 * 2^(Exp-15) -> quantum 2^-5 at exponent 16.
+        assert_eq!(d[0], 48); // 1.5 / 2^-5
+        assert_eq!(d[1], 0x80 | 8); // -0.25
+        assert_eq!(d[2], 96); // 3.0
+                              // And back through the unpacker's BFP8aToFP16.
+        assert_eq!(bfp8a_to_fp16(d[0], e), Some(0x3e00));
+        assert_eq!(bfp8a_to_fp16(d[1], e), Some(0xb400));
     }
 
     #[test]

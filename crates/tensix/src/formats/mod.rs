@@ -12,7 +12,7 @@ pub mod bfp;
 pub mod layout;
 pub mod round;
 
-pub use bfp::{bf16_block_to_bfp, bfp8_to_bf16, bfp8a_to_fp16, BfpWidth};
+pub use bfp::{bf16_block_to_bfp, bfp8_to_bf16, bfp8a_to_fp16, fp16_block_to_bfpa, BfpWidth};
 pub use layout::*;
 pub use round::{fp32_to_bf16_round, fp32_to_tf32_round, int32_sm_to_int8_sat};
 

@@ -142,7 +142,7 @@ impl Visit for Exec<'_, '_> {
         self.ctx.not_modelled("SHIFTXA")
     }
     fn shiftxb(&mut self, addr_mode: u16, rot_shift: u8, shift_row: u16) -> UnitResult {
-        self.ctx.not_modelled("SHIFTXB")
+        moves::shiftxb(self.ctx, addr_mode, rot_shift, shift_row)
     }
     fn setashrmh0(&mut self, reg_mask: u32, halo_mask: u8) -> UnitResult {
         compute::matrix_unit(self.ctx, &self.insn)
@@ -411,7 +411,15 @@ impl Visit for Exec<'_, '_> {
         flop_index: u16,
         reg_index: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("REG2FLOP")
+        thcon::reg2flop(
+            self.ctx,
+            size_sel,
+            target_sel,
+            byte_offset,
+            context_id_2,
+            flop_index,
+            reg_index,
+        )
     }
     fn loadind(
         &mut self,
@@ -657,7 +665,16 @@ impl Visit for Exec<'_, '_> {
         data_reg_index: u8,
         addr_reg_index: u8,
     ) -> UnitResult {
-        self.ctx.not_modelled("ATINCGETPTR")
+        thcon_mem::atincgetptr(
+            self.ctx,
+            mem_hier_sel,
+            no_incr,
+            incr_val,
+            wrap_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        )
     }
     fn atswap(
         &mut self,

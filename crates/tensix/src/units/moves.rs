@@ -480,3 +480,20 @@ pub fn trnspsrcb(ctx: &mut Ctx) -> UnitResult {
     }
     Ok(())
 }
+
+/// `SHIFTXB`: rotates one row of the Matrix Unit's `SrcB` bank left by one column, shifting
+/// in zero when `rot_shift` bit 0 (the page's `ShiftInZero`) is set.
+pub fn shiftxb(ctx: &mut Ctx, addr_mode: u16, rot_shift: u8, shift_row: u16) -> UnitResult {
+    if addr_mode > 7 || rot_shift > 1 || shift_row > 0x3f {
+        return ctx.undefined("SHIFTXB with reserved bits set; ignored");
+    }
+    let t = ctx.thread;
+    let b = ctx.banks.math_b;
+    let row = ((shift_row as u32 + ctx.state.rwcs[t].src_b as u32) & 0x3f) as usize;
+    let r = ctx.state.src_b.row_mut(b, row);
+    let c0 = r[0];
+    r.copy_within(1..16, 0);
+    r[15] = if rot_shift != 0 { 0 } else { c0 };
+    ctx.state.apply_addr_mod(t, addr_mode as usize, true);
+    Ok(())
+}

@@ -10,15 +10,15 @@
 //! Modelled: packer 0 reading `Dst` (16- or 32-bit), the input and output address
 //! generators with their ADC updates, `NeedsNewAddress` streams, the early conversions FP32 →
 //! FP32/TF32/BF16 (rounding or `Read_raw` truncation) and BF16/FP16/INT16 identity or
-//! rounding, and the late conversions to FP32, TF32, BF16, FP16 (identity) and BFP8/4/2 with
-//! shared exponents. Not modelled, and reported: packers 1-3, compression, L1 source,
+//! rounding, and the late conversions to FP32, TF32, BF16, FP16 (identity) and BFP8/4/2 and
+//! BFP8a/4a/2a (from FP16) with shared exponents. Not modelled, and reported: packers 1-3, compression, L1 source,
 //! ReLU, L1 accumulation, downsampling, exponent thresholding; edge masking is taken as
 //! disabled.
 use bhemu_isa::tensix::blackhole::Insn;
 
 use crate::formats::{
-    bf16_block_to_bfp, fp32_to_bf16_round, fp32_to_tf32_round, read_dst_bf16, read_dst_fp16,
-    read_dst_fp32, BfpWidth, DataFormat,
+    bf16_block_to_bfp, fp16_block_to_bfpa, fp32_to_bf16_round, fp32_to_tf32_round, read_dst_bf16,
+    read_dst_fp16, read_dst_fp32, BfpWidth, DataFormat,
 };
 use crate::state::cfg_fields as f;
 use crate::state::{CfgField, Coord};
@@ -130,14 +130,19 @@ fn emit(ctx: &mut Ctx, value: u32, nbits: u32) -> UnitResult {
     ctx.write_l1(addr, &out)
 }
 
-/// Writes a completed BFP block: its exponent byte and its packed datums.
-fn emit_bfp_block(ctx: &mut Ctx, width: BfpWidth) -> UnitResult {
+/// Writes a completed BFP block: its exponent byte and its packed datums. `a`: the block holds
+/// FP16 datums for a BFP*a format, else BF16 datums for a BFP format.
+fn emit_bfp_block(ctx: &mut Ctx, width: BfpWidth, a: bool) -> UnitResult {
     let mut block = [0u16; 16];
     let vals = std::mem::take(&mut ctx.state.packers[0].bfp_block);
     for (b, v) in block.iter_mut().zip(&vals) {
         *b = *v;
     }
-    let (exp, datums) = bf16_block_to_bfp(&block, width);
+    let (exp, datums) = if a {
+        fp16_block_to_bfpa(&block, width)
+    } else {
+        bf16_block_to_bfp(&block, width)
+    };
     let ea = ctx.state.packers[0].exp_addr.unwrap_or(0);
     ctx.state.packers[0].exp_addr = Some(ea + 1);
     ctx.write_l1(ea, &[exp])?;
@@ -253,14 +258,17 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     let (read32, round10, read_raw) = read_raw_fields(ctx);
     let dcfg = ctx.state.dest_access_cfg(t);
     let bfp = match out_fmt {
-        DataFormat::Bfp8 => Some(BfpWidth::B8),
-        DataFormat::Bfp4 => Some(BfpWidth::B4),
-        DataFormat::Bfp2 => Some(BfpWidth::B2),
-        DataFormat::Bfp8a | DataFormat::Bfp4a | DataFormat::Bfp2a => {
-            return ctx.not_modelled("PACR to BFP*a formats");
-        }
+        DataFormat::Bfp8 => Some((BfpWidth::B8, false)),
+        DataFormat::Bfp4 => Some((BfpWidth::B4, false)),
+        DataFormat::Bfp2 => Some((BfpWidth::B2, false)),
+        DataFormat::Bfp8a => Some((BfpWidth::B8, true)),
+        DataFormat::Bfp4a => Some((BfpWidth::B4, true)),
+        DataFormat::Bfp2a => Some((BfpWidth::B2, true)),
         _ => None,
     };
+    if bfp.is_some_and(|(_, a)| a) && read32 {
+        return ctx.not_modelled("PACR from 32-bit Dst to BFP*a (E5M7 saturation)");
+    }
     for i in 0..num {
         let idx = (src + i) & 0x3fff;
         let (row, col) = (idx >> 4, (idx & 15) as usize);
@@ -281,15 +289,15 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
             (Fp32 | Tf32, Mid::B16(h)) => emit(ctx, (h as u32) << 16, 32)?,
             (Bf16, Mid::B32(x)) => emit(ctx, x >> 16, 16)?,
             (Bf16 | Fp16 | Int16, Mid::B16(h)) => emit(ctx, h as u32, 16)?,
-            (Bfp8 | Bfp4 | Bfp2, m) => {
+            (Bfp8 | Bfp4 | Bfp2 | Bfp8a | Bfp4a | Bfp2a, m) => {
                 let h = match m {
                     Mid::B32(x) => (x >> 16) as u16,
                     Mid::B16(h) => h,
                 };
                 ctx.state.packers[0].bfp_block.push(h);
                 if ctx.state.packers[0].bfp_block.len() == 16 {
-                    if let Some(w) = bfp {
-                        emit_bfp_block(ctx, w)?;
+                    if let Some((w, a)) = bfp {
+                        emit_bfp_block(ctx, w, a)?;
                     }
                 }
             }
@@ -348,9 +356,9 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         }
     }
     if last != 0 || flush != 0 {
-        if let Some(w) = bfp {
+        if let Some((w, a)) = bfp {
             if !ctx.state.packers[0].bfp_block.is_empty() {
-                emit_bfp_block(ctx, w)?;
+                emit_bfp_block(ctx, w, a)?;
             }
         }
         // Flush: pad the stream to 16 bytes with zeros, then ask for new addresses.

@@ -180,3 +180,79 @@ pub fn cmpdmareg(
     store(ctx, d, v as u32);
     Ok(())
 }
+
+/// `REG2FLOP`: a GPR to THCON configuration (`TargetSel` 0; 32 bits, or 128 bits from four
+/// aligned GPRs) or to one ADC counter (`TargetSel` 2 or 3, 3 = `OverrideThread`), with
+/// `SizeSel` / `ByteOffset` selecting which part of the GPR. Pages: tt-isa-documentation
+/// WormholeB0/TensixTile/TensixCoprocessor/REG2FLOP_Configuration.md, REG2FLOP_ADC.md.
+#[allow(clippy::too_many_arguments)]
+pub fn reg2flop(
+    ctx: &mut Ctx,
+    size_sel: u8,
+    target_sel: u8,
+    byte_offset: u8,
+    context_id_2: u8,
+    flop_index: u16,
+    reg_index: u8,
+) -> UnitResult {
+    use crate::state::cfg_fields::{GLOBAL_CFGREG_BASE_ADDR32, THCON_CFGREG_BASE_ADDR32};
+    use crate::state::{AdcUnit, Coord};
+    let t = ctx.thread;
+    match target_sel {
+        0 => {
+            let idx = flop_index as usize;
+            if idx >= GLOBAL_CFGREG_BASE_ADDR32 - THCON_CFGREG_BASE_ADDR32 {
+                return ctx.undefined(format!(
+                    "REG2FLOP configuration index {idx} is beyond the THCON registers; ignored"
+                ));
+            }
+            let sid = ctx.state.cfg.state_id(t);
+            let base = THCON_CFGREG_BASE_ADDR32;
+            if size_sel == 0 {
+                for k in 0..4 {
+                    let v = ctx.state.gprs[t][(reg_index as usize & !3) + k];
+                    let _ = ctx.state.cfg.write_word(sid, base + (idx & !3) + k, v);
+                }
+            } else {
+                let v = ctx.state.gprs[t][reg_index as usize];
+                let _ = ctx.state.cfg.write_word(sid, base + idx, v);
+            }
+            Ok(())
+        }
+        2 | 3 => {
+            let mut v = ctx.state.gprs[t][reg_index as usize];
+            v = match size_sel {
+                0 => 0,
+                1 if byte_offset != 0 => 0,
+                1 => v,
+                2 if byte_offset == 0 => v & 0xffff,
+                2 if byte_offset == 2 => v >> 16,
+                2 => 0,
+                _ => (v >> (8 * byte_offset as u32)) & 0xff,
+            };
+            let which = if target_sel == 3 {
+                context_id_2 as usize
+            } else {
+                t
+            };
+            if which >= 3 {
+                return Ok(()); // the page: an override naming no thread does nothing
+            }
+            let unit = match (flop_index >> 3) & 3 {
+                0 => AdcUnit::Unpacker0,
+                1 => AdcUnit::Unpacker1,
+                2 => AdcUnit::Packers,
+                _ => return Ok(()),
+            };
+            let coord = [Coord::X, Coord::Y, Coord::Z, Coord::W][(flop_index & 3) as usize];
+            let ch = &mut ctx.state.adcs[which].unit_mut(unit)[((flop_index >> 5) & 1) as usize];
+            if flop_index & 4 != 0 {
+                ch.set_cr(coord, v);
+            } else {
+                ch.set(coord, v);
+            }
+            Ok(())
+        }
+        _ => ctx.undefined("REG2FLOP with TargetSel 1 is undefined; ignored"),
+    }
+}

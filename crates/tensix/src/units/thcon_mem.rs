@@ -234,3 +234,58 @@ pub fn atcas(
         ))
     }
 }
+
+/// `ATINCGETPTR`: a FIFO pointer bump on a 16-byte `{Rd, Wr, pad, pad}` control block in L1:
+/// `Ofs` odd pushes (fails while full), even pops (fails while empty); the selected word's
+/// low `IntWidth` bits advance by `1 << IncrLog2` (0 with `NoIncr`) and its old value goes to
+/// the GPR. A failing check retries forever on hardware; bhemu reports the hang.
+#[allow(clippy::too_many_arguments)]
+pub fn atincgetptr(
+    ctx: &mut Ctx,
+    mem_hier_sel: u8,
+    no_incr: u8,
+    incr_log2: u8,
+    int_width: u8,
+    ofs: u8,
+    result: u8,
+    addr_reg: u8,
+) -> UnitResult {
+    if mem_hier_sel != 0 {
+        return ctx.not_modelled("ATINCGETPTR with MemHierSel = 1");
+    }
+    if !check_regs(ctx, "ATINCGETPTR", &[result, addr_reg])? {
+        return Ok(());
+    }
+    let t = ctx.thread;
+    let a = ctx.state.gprs[t][addr_reg as usize].wrapping_mul(16);
+    let rd = read_word(ctx, a)?;
+    let wr = read_word(ctx, a + 4)?;
+    let size = wr.wrapping_sub(rd);
+    let empty = size == 0;
+    if ofs & 1 != 0 {
+        let capacity = if int_width != 0 {
+            1u32 << (int_width - 1)
+        } else {
+            0x8000
+        };
+        if size % capacity == 0 && !empty {
+            return Err(ctx.error(
+                ErrorKind::Hang,
+                format!("ATINCGETPTR push onto the full FIFO at {a:#x}: the hardware retries until it is popped, which bhemu does not model"),
+            ));
+        }
+    } else if empty {
+        return Err(ctx.error(
+            ErrorKind::Hang,
+            format!("ATINCGETPTR pop from the empty FIFO at {a:#x}: the hardware retries until it is pushed, which bhemu does not model"),
+        ));
+    }
+    let wa = a + 4 * ofs as u32;
+    let old = read_word(ctx, wa)?;
+    let inc = ((no_incr == 0) as u32) << incr_log2;
+    let mask = ((1u64 << int_width) - 1) as u32;
+    let new = (old.wrapping_add(inc) & mask) | (old & !mask);
+    ctx.write_l1(wa, &new.to_le_bytes())?;
+    ctx.state.gprs[t][result as usize] = old;
+    Ok(())
+}

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use bhemu_isa::tensix::{assemble, Arch};
-use bhemu_tensix::{Coprocessor, ErrorKind, PushSource, Pushed, TensixError};
+use bhemu_tensix::{Coprocessor, ErrorKind, FlatL1, PushSource, Pushed, TensixError};
 
 pub fn asm(line: &str) -> u32 {
     asm_for(Arch::Blackhole, line)
@@ -22,6 +22,8 @@ pub struct Sim {
     pub queue: [VecDeque<u32>; 3],
     pub log: [Vec<(u64, u32)>; 3],
     pub cycle: u64,
+    /// The L1 the unpackers, packers and ThCon loads/stores reach.
+    pub l1: FlatL1,
 }
 
 impl Sim {
@@ -37,6 +39,7 @@ impl Sim {
             queue: Default::default(),
             log: Default::default(),
             cycle: 0,
+            l1: FlatL1::blackhole(),
         }
     }
 
@@ -63,7 +66,7 @@ impl Sim {
                 }
             }
         }
-        let r = self.cp.step(self.cycle);
+        let r = self.cp.step_with(self.cycle, &mut self.l1);
         for d in self.cp.take_dispatch_log() {
             self.log[d.thread as usize].push((d.cycle, d.word));
         }

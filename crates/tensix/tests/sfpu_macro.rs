@@ -572,3 +572,14 @@ fn loadmacro_store_scheduled_in_only_some_lanes_is_undefined() {
     let e = b.run_err(loadmacro(0, 0, 11, 0));
     assert!(e.reason.contains("all lanes"), "{}", e.reason);
 }
+
+#[test]
+fn sfpconfig_scheduled_with_vd_16_changes_nothing() {
+    let mut b = Bench::new();
+    set_template(&mut b, 0, config(0x1234, 15, 1));
+    set_sequence(&mut b, 0, seq(4, 0, true, false), 0, 0, 0);
+    b.cycle_at(Some(loadmacro(0, 1, 11, 0)), 0);
+    let before = b.vu.state.clone();
+    b.cycle(None);
+    assert_eq!(b.vu.state, before);
+}

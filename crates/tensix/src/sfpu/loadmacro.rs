@@ -311,7 +311,7 @@ impl VectorUnit {
                         src[l8]
                     };
                 }
-                _ => {
+                15 => {
                     let original = self.state.lane_config[lane];
                     let mut v = combine(original, value & 0x3_ffff) & 0x3_ffff;
                     if imm_val {
@@ -319,6 +319,8 @@ impl VectorUnit {
                     }
                     self.state.lane_config[lane] = v;
                 }
+                // VD = 16 (an SFPLOADMACRO override) names no configuration target.
+                _ => {}
             }
         }
     }

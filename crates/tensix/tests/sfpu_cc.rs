@@ -101,7 +101,7 @@ fn row_mask_disables_whole_rows_of_the_lane_grid() {
 fn sfpencc_every_mod1_and_imm2() {
     let mut rng = Rng::new(900);
     let mut b = Bench::new();
-    for _ in 0..2000 {
+    for _ in 0..VECTORS {
         randomise(&mut b, &mut rng, 8);
         let (mod1, imm2) = (rng.below(16), rng.below(4));
         let mut want = lanes_of(&b);
@@ -160,7 +160,7 @@ fn sfpsetcc_every_mod1_in_enabled_lanes() {
 fn sfpcompc_inverts_under_the_stack_top_and_reads_true_true_when_empty() {
     let mut rng = Rng::new(920);
     let mut b = Bench::new();
-    for _ in 0..2000 {
+    for _ in 0..VECTORS {
         randomise(&mut b, &mut rng, 8);
         let mut want = lanes_of(&b);
         for w in want.iter_mut() {
@@ -180,7 +180,7 @@ fn sfpcompc_inverts_under_the_stack_top_and_reads_true_true_when_empty() {
 fn sfppushc_every_mod1() {
     let mut rng = Rng::new(930);
     let mut b = Bench::new();
-    for _ in 0..4000 {
+    for _ in 0..16 * VECTORS {
         let mod1 = rng.below(16);
         if mod1 == 0 {
             randomise(&mut b, &mut rng, 7);
@@ -231,7 +231,7 @@ fn sfppushc_onto_full_stack_or_mutating_empty_stack_is_undefined() {
 fn sfppopc_every_mod1() {
     let mut rng = Rng::new(940);
     let mut b = Bench::new();
-    for _ in 0..4000 {
+    for _ in 0..16 * VECTORS {
         let mod1 = rng.below(16);
         randomise(&mut b, &mut rng, 8);
         if mod1 == 0 {
@@ -276,7 +276,7 @@ fn sfpgt_and_sfple_every_mod1_random_lanes() {
         for mod1 in 0..16u32 {
             let mut rng = Rng::new(seed + mod1 as u64);
             let mut b = Bench::new();
-            for _ in 0..VECTORS / 4 {
+            for _ in 0..VECTORS {
                 randomise(&mut b, &mut rng, 3);
                 b.fill(|_, _| rng.f32_bits());
                 let before = lanes_of(&b);

@@ -309,7 +309,7 @@ fn sfpstochrnd_int_to_int_shift_from_register_and_immediate() {
 fn sfploadi_every_mode() {
     let mut rng = Rng::new(850);
     let mut b = Bench::new();
-    for _ in 0..2000 {
+    for _ in 0..VECTORS {
         let imm = rng.u32() & 0xffff;
         let old = rng.u32();
         let vd = rng.below(8);

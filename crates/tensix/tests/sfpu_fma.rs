@@ -308,3 +308,27 @@ fn sfpmul24_with_zero_addend_is_a_plain_23_bit_product() {
     b.run(enc_mad(SFPMUL24, 1, 2, 9, 3, 1));
     assert_eq!(b.lreg(3), [((0x0040_0003u64 * 0x1001) >> 23) as u32; 32]);
 }
+
+#[test]
+fn fma_matches_documented_model_near_the_denormal_boundary() {
+    // Products and sums around 2^-126, where the model's exponent-0 path (one extra shift,
+    // semi-sticky mask) and the flush after rounding decide the result.
+    let mut rng = Rng::new(4);
+    for _ in 0..2_000_000 {
+        let ex = 1 + rng.below(126);
+        let ey = 128 - ex + rng.below(4); // p_e around 1..4
+        let x = (rng.u32() & 0x807f_ffff) | (ex << 23);
+        let y = (rng.u32() & 0x807f_ffff) | (ey << 23);
+        let p = f32::from_bits(x) as f64 * f32::from_bits(y) as f64;
+        let z = match rng.below(3) {
+            0 => ((-p) as f32).to_bits() ^ rng.below(8),
+            1 => (rng.u32() & 0x80ff_ffff) | (rng.below(4) << 23),
+            _ => rng.f32_bits(),
+        };
+        assert_eq!(
+            mad(x, y, z),
+            fma_model_bh(x, y, z),
+            "mad({x:#010x}, {y:#010x}, {z:#010x})"
+        );
+    }
+}

@@ -583,3 +583,64 @@ fn sfpconfig_scheduled_with_vd_16_changes_nothing() {
     b.cycle(None);
     assert_eq!(b.vu.state, before);
 }
+
+#[test]
+fn loadmacro_delay_7_does_not_replace_a_pending_instruction() {
+    // SFPLOADMACRO.md: the forget step is skipped when Delay == 7, so two instructions
+    // scheduled 7 ahead on the same sub-unit both run.
+    let mut b = Bench::new();
+    set_template(&mut b, 0, enc(SFPIADD, 1, 0, 0, 1 | 4));
+    set_sequence(&mut b, 0, seq(4, 7, false, false), 0, 0, 0);
+    b.cycle_at(Some(loadmacro(0, 1, 11, 0)), 0); // LReg[1] = 0, +1 due in 8 cycles
+                                                 // One cycle later the second macro's load zeroes LReg[1] again and schedules another +1;
+                                                 // the first one (now 6 away) is not the same slot either way.
+    b.cycle_at(Some(loadmacro(0, 2, 11, 0)), 0);
+    for _ in 0..8 {
+        b.cycle(None);
+    }
+    assert_eq!(b.lreg(1), [1; 32]);
+    assert_eq!(b.lreg(2), [1; 32]);
+    assert!(!b.vu.macro_pending());
+}
+
+#[test]
+fn loadmacro_same_delay_replaces_only_on_the_same_sub_unit() {
+    let mut b = Bench::new();
+    fp32_in_dst(&mut b, 0, |_| 2.0f32.to_bits());
+    set_template(&mut b, 0, enc(SFPIADD, 1, 0, 0, 1 | 4)); // integer +1 on the bits
+    set_template(&mut b, 1, enc_mad(SFPMAD, 10, 0, 9, 0, 0)); // VD = 1.0 * VB + 0
+    set_sequence(&mut b, 0, seq(4, 1, false, false), 0, 0, 0);
+    // Macro 1: nothing for the simple sub-unit with delay 7 (no forget), MAD at delay 0.
+    set_sequence(
+        &mut b,
+        1,
+        seq(0, 7, false, false),
+        seq(5, 0, true, true),
+        0,
+        0,
+    );
+    b.cycle_at(Some(loadmacro(0, 1, 3, 0)), 0); // L1 = 2.0; simple +1 at t+2
+    b.cycle_at(Some(loadmacro(1, 1, 3, 0)), 0); // L1 = 2.0; MAD L16 = 1.0 * L1 at t+2
+    b.cycle(None);
+    assert_eq!(b.lreg(1), [0x4000_0001; 32], "simple ran");
+    assert_eq!(
+        b.lreg(16),
+        [0x4000_0001; 32],
+        "MAD ran in the same cycle, after it"
+    );
+}
+
+#[test]
+fn loadmacro_empty_slot_with_delay_below_7_still_forgets() {
+    // SFPLOADMACRO.md's loop forgets the slot at `Delay` before looking at the template
+    // select, so a sub-unit byte of 0 (nothing, delay 0) cancels what was due next cycle.
+    let mut b = Bench::new();
+    set_template(&mut b, 0, enc(SFPIADD, 1, 0, 0, 1 | 4));
+    set_sequence(&mut b, 0, seq(4, 1, false, false), 0, 0, 0);
+    set_sequence(&mut b, 1, 0, 0, 0, 0);
+    b.cycle_at(Some(loadmacro(0, 1, 11, 0)), 0);
+    b.cycle_at(Some(loadmacro(1, 2, 11, 0)), 0);
+    b.cycle(None);
+    assert_eq!(b.lreg(1), [0; 32]);
+    assert!(!b.vu.macro_pending());
+}

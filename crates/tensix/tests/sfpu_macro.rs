@@ -585,21 +585,22 @@ fn sfpconfig_scheduled_with_vd_16_changes_nothing() {
 }
 
 #[test]
-fn loadmacro_delay_7_does_not_replace_a_pending_instruction() {
-    // SFPLOADMACRO.md: the forget step is skipped when Delay == 7, so two instructions
-    // scheduled 7 ahead on the same sub-unit both run.
+fn loadmacro_delay_7_runs_eight_cycles_later_and_overlaps_later_macros() {
+    // Delay 7: the instruction runs on the 8th cycle after its SFPLOADMACRO; a second macro one
+    // cycle later schedules its own, one cycle behind (different slots, nothing forgotten).
     let mut b = Bench::new();
     set_template(&mut b, 0, enc(SFPIADD, 1, 0, 0, 1 | 4));
     set_sequence(&mut b, 0, seq(4, 7, false, false), 0, 0, 0);
-    b.cycle_at(Some(loadmacro(0, 1, 11, 0)), 0); // LReg[1] = 0, +1 due in 8 cycles
-                                                 // One cycle later the second macro's load zeroes LReg[1] again and schedules another +1;
-                                                 // the first one (now 6 away) is not the same slot either way.
-    b.cycle_at(Some(loadmacro(0, 2, 11, 0)), 0);
-    for _ in 0..8 {
-        b.cycle(None);
+    b.cycle_at(Some(loadmacro(0, 1, 11, 0)), 0); // t: LReg[1] = 0, +1 at t+8
+    b.cycle_at(Some(loadmacro(0, 2, 11, 0)), 0); // t+1: LReg[2] = 0, +1 at t+9
+    for _ in 0..6 {
+        b.cycle(None); // t+2 .. t+7
     }
-    assert_eq!(b.lreg(1), [1; 32]);
-    assert_eq!(b.lreg(2), [1; 32]);
+    assert_eq!((b.lreg(1)[0], b.lreg(2)[0]), (0, 0));
+    b.cycle(None); // t+8
+    assert_eq!((b.lreg(1)[0], b.lreg(2)[0]), (1, 0));
+    b.cycle(None); // t+9
+    assert_eq!((b.lreg(1)[0], b.lreg(2)[0]), (1, 1));
     assert!(!b.vu.macro_pending());
 }
 

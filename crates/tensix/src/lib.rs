@@ -44,6 +44,7 @@ pub mod replay_expander;
 pub mod riscv_windows;
 pub mod runner;
 pub mod semaphores;
+pub mod sfpu;
 pub mod src_banks;
 pub mod state;
 pub mod sync_unit;

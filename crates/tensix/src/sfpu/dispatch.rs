@@ -1,0 +1,102 @@
+//! The Vector Unit against the coprocessor's data state: what the dispatcher calls.
+//!
+//! [`VectorUnit::cycle_on_state`] takes the instruction a thread issues this cycle (if any)
+//! and the [`TensixState`], and does what the SFPLOAD / SFPSTORE / SFPLOADMACRO pages put
+//! around the unit (tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/SFPLOAD.md,
+//! SFPSTORE.md, "Functional model"): resolves `MOD0_FMT_SRCB` from the thread's
+//! configuration, computes `Addr` from `Imm10`, `DEST_TARGET_REG_CFG_MATH_Offset`, the RWCs
+//! and the `DEST_REGW_BASE` / `DEST_SP_BASE` bases, updates `RWCs.Sp` for
+//! `MOD0_FMT_INT32_ALL`, and after the instruction applies `ApplyPartialAddrMod(AddrMod)`.
+use super::load_store::{fmt, DstAddrInputs, SrcbFormat};
+use super::{Insn, Issued, Op, SfpuContext, SfpuError, VectorUnit};
+use crate::formats::DataFormat;
+use crate::state::cfg_fields as f;
+use crate::state::TensixState;
+
+/// What `MOD0_FMT_SRCB` resolves to for `thread` (SFPLOAD.md): FP32 when
+/// `ALU_ACC_CTRL_SFPU_Fp32_enabled`, else BF16 when the SrcB format (overridden or not) is
+/// FP32, TF32, BF16, BFP8, BFP4, BFP2, INT32 or INT16, else FP16.
+pub fn srcb_format(state: &TensixState, thread: usize) -> SrcbFormat {
+    let cfg = &state.cfg;
+    if cfg.get(thread, f::ALU_ACC_CTRL_SFPU_Fp32_enabled) != 0 {
+        return SrcbFormat::Fp32;
+    }
+    let code = if cfg.get(thread, f::ALU_FORMAT_SPEC_REG_SrcB_override) != 0 {
+        cfg.get(thread, f::ALU_FORMAT_SPEC_REG_SrcB_val)
+    } else {
+        cfg.get(thread, f::ALU_FORMAT_SPEC_REG1_SrcB)
+    };
+    use DataFormat::*;
+    match DataFormat::from_code(code) {
+        Some(Fp32 | Tf32 | Bf16 | Bfp8 | Bfp4 | Bfp2 | Int32 | Int16) => SrcbFormat::Bf16,
+        _ => SrcbFormat::Fp16,
+    }
+}
+
+/// The `Addr` inputs of `thread` for an instruction with `imm10`; `sp` is `RWCs.Sp`.
+pub fn addr_inputs(state: &TensixState, thread: usize, imm10: u32, sp: u32) -> DstAddrInputs {
+    let cfg = &state.cfg;
+    DstAddrInputs {
+        imm10,
+        math_offset: cfg.get(thread, f::DEST_TARGET_REG_CFG_MATH_Offset),
+        rwc_dst: state.rwcs.get(thread).map_or(0, |r| r.dst as u32),
+        regw_base: cfg.get(thread, f::DEST_REGW_BASE_Base),
+        rwc_sp: sp,
+        sp_base: cfg.get(thread, f::DEST_SP_BASE_Base),
+        stack_incr: cfg.get(thread, f::SFPU_STACK_Incr),
+    }
+}
+
+impl VectorUnit {
+    /// One coprocessor cycle of the Vector Unit, `issued` being `(thread, word)` when a
+    /// thread issues a Vector Unit instruction this cycle (ask [`VectorUnit::stalls`] first).
+    ///
+    /// `RWCs[thread].Sp`, Blackhole's SFPU stack counter, is kept in [`VectorUnit::rwc_sp`]
+    /// (10 bits, like `RWCs.Dst`) as the RWC state does not carry it. The 3-bit `AddrMod`
+    /// field of SFPLOAD / SFPSTORE / SFPLOADMACRO (bits 13..15) indexes `ADDR_MOD_*_SEC`
+    /// directly. SFPLOADMACRO-scheduled stores resolve `MOD0_FMT_SRCB` with the issuing
+    /// thread's configuration of the cycle they run in (thread 0 when none issues).
+    pub fn cycle_on_state(
+        &mut self,
+        issued: Option<(usize, u32)>,
+        state: &mut TensixState,
+    ) -> Result<Issued, SfpuError> {
+        let thread = issued.map_or(0, |(t, _)| t);
+        let decoded = issued.and_then(|(_, w)| Insn::decode(w));
+        let mut addr = 0;
+        let mut new_sp = None;
+        if let Some(insn) = decoded.filter(|i| matches!(i.op, Op::Load | Op::Store | Op::LoadMacro))
+        {
+            let sp = self.rwc_sp.get(thread).copied().unwrap_or(0);
+            let inputs = addr_inputs(state, thread, insn.imm10(), sp);
+            let mod0 = if insn.modifier == fmt::SRCB {
+                0xff // never INT32_ALL
+            } else {
+                insn.modifier
+            };
+            let (a, s) = if insn.op == Op::Store {
+                inputs.store(mod0)
+            } else {
+                inputs.load(mod0)
+            };
+            addr = a;
+            new_sp = Some(s & 0x3ff);
+        }
+        let srcb_format = srcb_format(state, thread);
+        let dst_cfg = state.dest_access_cfg(thread);
+        let mut ctx = SfpuContext {
+            dst: &mut state.dst,
+            dst_cfg,
+            addr,
+            srcb_format,
+        };
+        let outcome = self.cycle(issued.map(|(_, w)| w), &mut ctx)?;
+        if let (Issued::Executed, Some(insn), Some(sp)) = (outcome, decoded, new_sp) {
+            if let Some(slot) = self.rwc_sp.get_mut(thread) {
+                *slot = sp;
+            }
+            state.apply_addr_mod(thread, ((insn.word >> 13) & 7) as usize, false);
+        }
+        Ok(outcome)
+    }
+}

@@ -165,6 +165,11 @@ def camel(name):
     return "".join(p.capitalize() for p in name.lower().split("_"))
 
 
+def visit_name(name):
+    """The visitor method of an instruction: its name in lower case (`MOVD2A` -> `movd2a`)."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
 def rust_ty(width):
     return "u8" if width <= 8 else "u16" if width <= 16 else "u32"
 
@@ -293,6 +298,36 @@ def emit(arch, yaml_name, insns):
     w("            Insn::Unknown(_) => None,")
     w("            _ => TABLE.get(usize::from(INDEX[(self.encode() >> 24) as usize])),")
     w("        }")
+    w("    }")
+    w("}")
+    # Visitor: one method per opcode, so an implementor that forgets one does not compile.
+    w("")
+    w("/// One method per %s instruction, called by [`visit`] with the decoded fields. Adding an" % label)
+    w("/// instruction to the table adds a method here, so every implementor must decide what it")
+    w("/// does: a missing opcode is a compile error, never a silent fallthrough.")
+    w("#[allow(clippy::too_many_arguments)]")
+    w("pub trait Visit {")
+    w("    /// What each method returns.")
+    w("    type Out;")
+    for i in insns:
+        params = "".join(", %s: %s" % (snake(n), rust_ty(wd)) for n, _, wd in i["fields"])
+        w("    /// `%s` (opcode 0x%02x)." % (i["name"], i["opcode"]))
+        w("    fn %s(&mut self%s) -> Self::Out;" % (visit_name(i["name"]), params))
+    w("    /// A word whose opcode this architecture does not define.")
+    w("    fn unknown(&mut self, word: u32) -> Self::Out;")
+    w("}")
+    w("")
+    w("/// Calls the [`Visit`] method of `insn`'s opcode with its fields.")
+    w("pub fn visit<V: Visit + ?Sized>(insn: &Insn, v: &mut V) -> V::Out {")
+    w("    match *insn {")
+    for i in insns:
+        vname = camel(i["name"])
+        if i["fields"]:
+            names = ", ".join(snake(n) for n, _, _ in i["fields"])
+            w("        Insn::%s { %s } => v.%s(%s)," % (vname, names, visit_name(i["name"]), names))
+        else:
+            w("        Insn::%s => v.%s()," % (vname, visit_name(i["name"])))
+    w("        Insn::Unknown(word) => v.unknown(word),")
     w("    }")
     w("}")
     path = os.path.join(OUT_DIR, arch + ".rs")

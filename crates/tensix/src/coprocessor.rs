@@ -26,6 +26,7 @@ use crate::mop_expander::MopExpander;
 use crate::qstatus;
 use crate::replay_expander::ReplayExpander;
 use crate::src_banks::{Src, SrcBanks, SrcClient};
+use crate::state::TensixState;
 use crate::sync_unit::SyncUnit;
 use crate::wait_gate::{Latch, WaitGate};
 
@@ -92,6 +93,8 @@ pub struct Coprocessor {
     backend: Backend,
     sync: SyncUnit,
     banks: SrcBanks,
+    /// Register files and configuration: what the data path computes on.
+    state: TensixState,
     trisc_cfg_pending: [bool; THREADS],
     log: Option<Vec<Dispatch>>,
     warnings: Vec<TensixError>,
@@ -119,6 +122,7 @@ impl Coprocessor {
             backend: Backend::default(),
             sync: SyncUnit::new(arch),
             banks: SrcBanks::default(),
+            state: TensixState::new(),
             trisc_cfg_pending: [false; THREADS],
             log: None,
             warnings: Vec::new(),
@@ -131,6 +135,17 @@ impl Coprocessor {
 
     pub fn arch(&self) -> Arch {
         self.arch
+    }
+
+    /// The data state (register files, configuration, GPRs, counters).
+    pub fn state(&self) -> &TensixState {
+        &self.state
+    }
+
+    /// The data state, writable: for preloading from a test or a program, and for the
+    /// RISC-V windows onto `Dst`, configuration and GPRs.
+    pub fn state_mut(&mut self) -> &mut TensixState {
+        &mut self.state
     }
 
     pub fn set_mode(&mut self, mode: Mode) {

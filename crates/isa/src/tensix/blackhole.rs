@@ -3409,3 +3409,1664 @@ impl Insn {
         }
     }
 }
+
+/// One method per Blackhole instruction, called by [`visit`] with the decoded fields. Adding an
+/// instruction to the table adds a method here, so every implementor must decide what it
+/// does: a missing opcode is a compile error, never a silent fallthrough.
+#[allow(clippy::too_many_arguments)]
+pub trait Visit {
+    /// What each method returns.
+    type Out;
+    /// `MOP` (opcode 0x01).
+    fn mop(&mut self, mop_type: u8, loop_count: u8, zmask_lo16_or_loop_count: u16) -> Self::Out;
+    /// `NOP` (opcode 0x02).
+    fn nop(&mut self) -> Self::Out;
+    /// `MOP_CFG` (opcode 0x03).
+    fn mop_cfg(&mut self, zmask_hi16: u32) -> Self::Out;
+    /// `REPLAY` (opcode 0x04).
+    fn replay(
+        &mut self,
+        start_idx: u16,
+        len: u16,
+        execute_while_loading: u8,
+        load_mode: u8,
+    ) -> Self::Out;
+    /// `RESOURCEDECL` (opcode 0x05).
+    fn resourcedecl(&mut self, linger_time: u16, resources: u16, op_class: u8) -> Self::Out;
+    /// `MOVD2A` (opcode 0x08).
+    fn movd2a(
+        &mut self,
+        dest_32b_lo: u8,
+        src: u8,
+        addr_mode: u8,
+        instr_mod: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `MOVDBGA2D` (opcode 0x09).
+    fn movdbga2d(
+        &mut self,
+        dest_32b_lo: u8,
+        src: u8,
+        addr_mode: u8,
+        instr_mod: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `MOVD2B` (opcode 0x0a).
+    fn movd2b(
+        &mut self,
+        dest_32b_lo: u8,
+        src: u8,
+        addr_mode: u8,
+        instr_mod: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `MOVB2A` (opcode 0x0b).
+    fn movb2a(&mut self, srca: u8, addr_mode: u8, instr_mod: u8, srcb: u16) -> Self::Out;
+    /// `MOVDBGB2D` (opcode 0x0c).
+    fn movdbgb2d(
+        &mut self,
+        dest_32b_lo: u8,
+        src: u8,
+        addr_mode: u8,
+        movb2d_instr_mod: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `ZEROACC` (opcode 0x10).
+    fn zeroacc(
+        &mut self,
+        clear_mode: u8,
+        use_32_bit_mode: u8,
+        clear_zero_flags: u8,
+        addr_mode: u8,
+        where_: u16,
+    ) -> Self::Out;
+    /// `ZEROSRC` (opcode 0x11).
+    fn zerosrc(&mut self, zero_val: u32, write_mode: u8, bank_mask: u8, src_mask: u8) -> Self::Out;
+    /// `MOVA2D` (opcode 0x12).
+    fn mova2d(
+        &mut self,
+        dest_32b_lo: u8,
+        src: u8,
+        addr_mode: u8,
+        instr_mod: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `MOVB2D` (opcode 0x13).
+    fn movb2d(
+        &mut self,
+        dest_32b_lo: u8,
+        src: u8,
+        addr_mode: u8,
+        movb2d_instr_mod: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `TRNSPSRCA` (opcode 0x14).
+    fn trnspsrca(&mut self) -> Self::Out;
+    /// `RAREB` (opcode 0x15).
+    fn rareb(&mut self) -> Self::Out;
+    /// `TRNSPSRCB` (opcode 0x16).
+    fn trnspsrcb(&mut self) -> Self::Out;
+    /// `SHIFTXA` (opcode 0x17).
+    fn shiftxa(&mut self, log2_amount2: u32, shift_mode: u8) -> Self::Out;
+    /// `SHIFTXB` (opcode 0x18).
+    fn shiftxb(&mut self, addr_mode: u16, rot_shift: u8, shift_row: u16) -> Self::Out;
+    /// `SETASHRMH0` (opcode 0x1a).
+    fn setashrmh0(&mut self, reg_mask: u32, halo_mask: u8) -> Self::Out;
+    /// `SETASHRMH1` (opcode 0x1b).
+    fn setashrmh1(&mut self, reg_mask: u32, halo_mask: u8) -> Self::Out;
+    /// `SETASHRMV` (opcode 0x1c).
+    fn setashrmv(&mut self, reg_mask2: u32) -> Self::Out;
+    /// `SETPKEDGOF` (opcode 0x1d).
+    fn setpkedgof(&mut self, y_end: u16, y_start: u8, x_end: u8, x_start: u8) -> Self::Out;
+    /// `SETASHRMH` (opcode 0x1e).
+    fn setashrmh(&mut self, reg_mask: u32, halo_mask: u8) -> Self::Out;
+    /// `CLREXPHIST` (opcode 0x21).
+    fn clrexphist(&mut self) -> Self::Out;
+    /// `CONV3S1` (opcode 0x22).
+    fn conv3s1(
+        &mut self,
+        clear_dvalid: u8,
+        rotate_weights: u8,
+        addr_mode: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `CONV3S2` (opcode 0x23).
+    fn conv3s2(
+        &mut self,
+        clear_dvalid: u8,
+        rotate_weights: u8,
+        addr_mode: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `MPOOL3S1` (opcode 0x24).
+    fn mpool3s1(
+        &mut self,
+        clear_dvalid: u8,
+        pool_addr_mode: u8,
+        index_en: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `APOOL3S1` (opcode 0x25).
+    fn apool3s1(
+        &mut self,
+        clear_dvalid: u8,
+        pool_addr_mode: u8,
+        index_en: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `MVMUL` (opcode 0x26).
+    fn mvmul(&mut self, clear_dvalid: u8, instr_mod19: u8, addr_mode: u8, dst: u16) -> Self::Out;
+    /// `ELWMUL` (opcode 0x27).
+    fn elwmul(
+        &mut self,
+        clear_dvalid: u8,
+        dest_accum_en: u8,
+        instr_mod19: u8,
+        addr_mode: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `ELWADD` (opcode 0x28).
+    fn elwadd(
+        &mut self,
+        clear_dvalid: u8,
+        dest_accum_en: u8,
+        instr_mod19: u8,
+        addr_mode: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `DOTPV` (opcode 0x29).
+    fn dotpv(
+        &mut self,
+        clear_dvalid: u8,
+        dest_accum_en: u8,
+        instr_mod19: u8,
+        addr_mode: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `ELWSUB` (opcode 0x30).
+    fn elwsub(
+        &mut self,
+        clear_dvalid: u8,
+        dest_accum_en: u8,
+        instr_mod19: u8,
+        addr_mode: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `MPOOL3S2` (opcode 0x31).
+    fn mpool3s2(
+        &mut self,
+        clear_dvalid: u8,
+        pool_addr_mode: u8,
+        index_en: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `APOOL3S2` (opcode 0x32).
+    fn apool3s2(
+        &mut self,
+        clear_dvalid: u8,
+        pool_addr_mode: u8,
+        index_en: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `GMPOOL` (opcode 0x33).
+    fn gmpool(
+        &mut self,
+        clear_dvalid: u8,
+        instr_mod19: u8,
+        pool_addr_mode: u8,
+        max_pool_index_en: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `GAPOOL` (opcode 0x34).
+    fn gapool(
+        &mut self,
+        clear_dvalid: u8,
+        instr_mod19: u8,
+        pool_addr_mode: u8,
+        max_pool_index_en: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `GATESRCRST` (opcode 0x35).
+    fn gatesrcrst(
+        &mut self,
+        reset_srcb_gate_control: u32,
+        reset_srca_gate_control: u8,
+    ) -> Self::Out;
+    /// `CLEARDVALID` (opcode 0x36).
+    fn cleardvalid(&mut self, cleardvalid: u8, reset: u32) -> Self::Out;
+    /// `SETRWC` (opcode 0x37).
+    fn setrwc(
+        &mut self,
+        clear_ab_vld: u8,
+        rwc_cr: u8,
+        rwc_d: u8,
+        rwc_b: u8,
+        rwc_a: u8,
+        bit_mask: u8,
+    ) -> Self::Out;
+    /// `INCRWC` (opcode 0x38).
+    fn incrwc(&mut self, rwc_cr: u8, rwc_d: u8, rwc_b: u8, rwc_a: u8) -> Self::Out;
+    /// `SETIBRWC` (opcode 0x39).
+    fn setibrwc(&mut self, rwc_cr: u8, rwc_bias: u16, set_inc_ctrl: u8) -> Self::Out;
+    /// `MFCONV3S1` (opcode 0x3a).
+    fn mfconv3s1(
+        &mut self,
+        clear_dvalid: u8,
+        rotate_weights: u8,
+        addr_mode: u8,
+        dst: u16,
+    ) -> Self::Out;
+    /// `XMOV` (opcode 0x40).
+    fn xmov(&mut self, mov_block_selection: u8, last: u32) -> Self::Out;
+    /// `PACR` (opcode 0x41).
+    fn pacr(
+        &mut self,
+        cfg_context: u8,
+        row_pad_zero: u8,
+        dst_access_mode: u8,
+        addr_mode: u8,
+        addr_cnt_context: u8,
+        zero_write: u8,
+        read_intf_sel: u8,
+        ovrd_thread_id: u8,
+        concat: u8,
+        ctxt_ctrl: u8,
+        flush: u8,
+        last: u8,
+    ) -> Self::Out;
+    /// `UNPACR` (opcode 0x42).
+    fn unpacr(
+        &mut self,
+        unpack_block_selection: u8,
+        addr_mode: u8,
+        cfg_context_cnt_inc: u8,
+        cfg_context_id: u8,
+        addr_cnt_context_id: u8,
+        ovrd_thread_id: u8,
+        set_dat_valid: u8,
+        srcb_bcast: u8,
+        zero_write2: u8,
+        auto_inc_context_id: u8,
+        row_search: u8,
+        search_cache_flush: u8,
+        last: u8,
+    ) -> Self::Out;
+    /// `UNPACR_NOP` (opcode 0x43).
+    fn unpacr_nop(
+        &mut self,
+        unpacker_select: u8,
+        stream_id: u8,
+        msg_clr_cnt: u8,
+        set_dvalid: u8,
+        clr_to1_fmt_ctrl: u8,
+        stall_clr_cntrl: u8,
+        bank_clr_ctrl: u8,
+        src_clr_val_ctrl: u8,
+        unpack_pop: u8,
+    ) -> Self::Out;
+    /// `RSTDMA` (opcode 0x44).
+    fn rstdma(&mut self) -> Self::Out;
+    /// `SETDMAREG` (opcode 0x45).
+    fn setdmareg(
+        &mut self,
+        payload_sig_sel_size: u8,
+        payload_sig_sel: u16,
+        set_signals_mode: u8,
+        reg_index16b: u8,
+    ) -> Self::Out;
+    /// `FLUSHDMA` (opcode 0x46).
+    fn flushdma(&mut self, flush_spec: u32) -> Self::Out;
+    /// `REG2FLOP` (opcode 0x48).
+    fn reg2flop(
+        &mut self,
+        size_sel: u8,
+        target_sel: u8,
+        byte_offset: u8,
+        context_id_2: u8,
+        flop_index: u16,
+        reg_index: u8,
+    ) -> Self::Out;
+    /// `LOADIND` (opcode 0x49).
+    fn loadind(
+        &mut self,
+        size_sel: u8,
+        offset_index: u8,
+        auto_inc_spec: u8,
+        data_reg_index: u8,
+        addr_reg_index: u8,
+    ) -> Self::Out;
+    /// `PACR_SETREG` (opcode 0x4a).
+    fn pacr_setreg(
+        &mut self,
+        push: u8,
+        mode_sel: u8,
+        unused: u16,
+        disable_stall: u8,
+        addr_sel: u8,
+        stream_id: u8,
+        flush: u8,
+        last: u8,
+    ) -> Self::Out;
+    /// `TBUFCMD` (opcode 0x4b).
+    fn tbufcmd(&mut self) -> Self::Out;
+    /// `SETADC` (opcode 0x50).
+    fn setadc(
+        &mut self,
+        cnt_set_mask: u8,
+        channel_index: u8,
+        dimension_index: u8,
+        value: u32,
+    ) -> Self::Out;
+    /// `SETADCXY` (opcode 0x51).
+    fn setadcxy(
+        &mut self,
+        cnt_set_mask: u8,
+        ch1_y: u8,
+        ch1_x: u8,
+        ch0_y: u8,
+        ch0_x: u8,
+        bit_mask: u8,
+    ) -> Self::Out;
+    /// `INCADCXY` (opcode 0x52).
+    fn incadcxy(
+        &mut self,
+        cnt_set_mask: u8,
+        ch1_y: u8,
+        ch1_x: u8,
+        ch0_y: u8,
+        ch0_x: u8,
+    ) -> Self::Out;
+    /// `ADDRCRXY` (opcode 0x53).
+    fn addrcrxy(
+        &mut self,
+        cnt_set_mask: u8,
+        ch1_y: u8,
+        ch1_x: u8,
+        ch0_y: u8,
+        ch0_x: u8,
+        bit_mask: u8,
+    ) -> Self::Out;
+    /// `SETADCZW` (opcode 0x54).
+    fn setadczw(
+        &mut self,
+        cnt_set_mask: u8,
+        ch1_y: u8,
+        ch1_x: u8,
+        ch0_y: u8,
+        ch0_x: u8,
+        bit_mask: u8,
+    ) -> Self::Out;
+    /// `INCADCZW` (opcode 0x55).
+    fn incadczw(
+        &mut self,
+        cnt_set_mask: u8,
+        ch1_y: u8,
+        ch1_x: u8,
+        ch0_y: u8,
+        ch0_x: u8,
+    ) -> Self::Out;
+    /// `ADDRCRZW` (opcode 0x56).
+    fn addrcrzw(
+        &mut self,
+        cnt_set_mask: u8,
+        ch1_y: u8,
+        ch1_x: u8,
+        ch0_y: u8,
+        ch0_x: u8,
+        bit_mask: u8,
+    ) -> Self::Out;
+    /// `SETDVALID` (opcode 0x57).
+    fn setdvalid(&mut self, setvalid: u32) -> Self::Out;
+    /// `ADDDMAREG` (opcode 0x58).
+    fn adddmareg(
+        &mut self,
+        op_bis_const: u8,
+        result_reg_index: u16,
+        op_breg_index: u8,
+        op_areg_index: u8,
+    ) -> Self::Out;
+    /// `SUBDMAREG` (opcode 0x59).
+    fn subdmareg(
+        &mut self,
+        op_bis_const: u8,
+        result_reg_index: u16,
+        op_breg_index: u8,
+        op_areg_index: u8,
+    ) -> Self::Out;
+    /// `MULDMAREG` (opcode 0x5a).
+    fn muldmareg(
+        &mut self,
+        op_bis_const: u8,
+        result_reg_index: u16,
+        op_breg_index: u8,
+        op_areg_index: u8,
+    ) -> Self::Out;
+    /// `BITWOPDMAREG` (opcode 0x5b).
+    fn bitwopdmareg(
+        &mut self,
+        op_bis_const: u8,
+        op_sel: u8,
+        result_reg_index: u8,
+        op_breg_index: u8,
+        op_areg_index: u8,
+    ) -> Self::Out;
+    /// `SHIFTDMAREG` (opcode 0x5c).
+    fn shiftdmareg(
+        &mut self,
+        op_bis_const: u8,
+        op_sel: u8,
+        result_reg_index: u8,
+        op_breg_index: u8,
+        op_areg_index: u8,
+    ) -> Self::Out;
+    /// `CMPDMAREG` (opcode 0x5d).
+    fn cmpdmareg(
+        &mut self,
+        op_bis_const: u8,
+        op_sel: u8,
+        result_reg_index: u8,
+        op_breg_index: u8,
+        op_areg_index: u8,
+    ) -> Self::Out;
+    /// `SETADCXX` (opcode 0x5e).
+    fn setadcxx(&mut self, cnt_set_mask: u8, x_end2: u16, x_start: u16) -> Self::Out;
+    /// `DMANOP` (opcode 0x60).
+    fn dmanop(&mut self) -> Self::Out;
+    /// `ATINCGET` (opcode 0x61).
+    fn atincget(
+        &mut self,
+        mem_hier_sel: u8,
+        wrap_val: u16,
+        sel32b: u8,
+        data_reg_index: u8,
+        addr_reg_index: u8,
+    ) -> Self::Out;
+    /// `ATINCGETPTR` (opcode 0x62).
+    fn atincgetptr(
+        &mut self,
+        mem_hier_sel: u8,
+        no_incr: u8,
+        incr_val: u8,
+        wrap_val: u8,
+        sel32b: u8,
+        data_reg_index: u8,
+        addr_reg_index: u8,
+    ) -> Self::Out;
+    /// `ATSWAP` (opcode 0x63).
+    fn atswap(
+        &mut self,
+        mem_hier_sel: u8,
+        swap_mask: u16,
+        data_reg_index: u8,
+        addr_reg_index: u8,
+    ) -> Self::Out;
+    /// `ATCAS` (opcode 0x64).
+    fn atcas(
+        &mut self,
+        mem_hier_sel: u8,
+        swap_val: u8,
+        cmp_val: u8,
+        sel32b: u8,
+        data_reg_index: u8,
+        addr_reg_index: u8,
+    ) -> Self::Out;
+    /// `STOREIND` (opcode 0x66).
+    fn storeind(
+        &mut self,
+        mem_hier_sel: u8,
+        size_sel: u8,
+        reg_size_sel: u8,
+        offset_index: u8,
+        auto_inc_spec: u8,
+        data_reg_index: u8,
+        addr_reg_index: u8,
+    ) -> Self::Out;
+    /// `STOREREG` (opcode 0x67).
+    fn storereg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> Self::Out;
+    /// `LOADREG` (opcode 0x68).
+    fn loadreg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> Self::Out;
+    /// `SFPLOAD` (opcode 0x70).
+    fn sfpload(
+        &mut self,
+        lreg_ind: u8,
+        instr_mod0: u8,
+        sfpu_addr_mode: u8,
+        dest_reg_addr: u16,
+    ) -> Self::Out;
+    /// `SFPLOADI` (opcode 0x71).
+    fn sfploadi(&mut self, lreg_ind: u8, instr_mod0: u8, imm16: u16) -> Self::Out;
+    /// `SFPSTORE` (opcode 0x72).
+    fn sfpstore(
+        &mut self,
+        lreg_ind: u8,
+        instr_mod0: u8,
+        sfpu_addr_mode: u8,
+        dest_reg_addr: u16,
+    ) -> Self::Out;
+    /// `SFPLUT` (opcode 0x73).
+    fn sfplut(&mut self, lreg_ind: u8, instr_mod0: u8, dest_reg_addr: u16) -> Self::Out;
+    /// `SFPMULI` (opcode 0x74).
+    fn sfpmuli(&mut self, imm16_math: u16, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPADDI` (opcode 0x75).
+    fn sfpaddi(&mut self, imm16_math: u16, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPDIVP2` (opcode 0x76).
+    fn sfpdivp2(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8)
+        -> Self::Out;
+    /// `SFPEXEXP` (opcode 0x77).
+    fn sfpexexp(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8)
+        -> Self::Out;
+    /// `SFPEXMAN` (opcode 0x78).
+    fn sfpexman(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8)
+        -> Self::Out;
+    /// `SFPIADD` (opcode 0x79).
+    fn sfpiadd(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPSHFT` (opcode 0x7a).
+    fn sfpshft(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPSETCC` (opcode 0x7b).
+    fn sfpsetcc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8)
+        -> Self::Out;
+    /// `SFPMOV` (opcode 0x7c).
+    fn sfpmov(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPABS` (opcode 0x7d).
+    fn sfpabs(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPAND` (opcode 0x7e).
+    fn sfpand(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPOR` (opcode 0x7f).
+    fn sfpor(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPNOT` (opcode 0x80).
+    fn sfpnot(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPLZ` (opcode 0x81).
+    fn sfplz(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPSETEXP` (opcode 0x82).
+    fn sfpsetexp(
+        &mut self,
+        imm12_math: u16,
+        lreg_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPSETMAN` (opcode 0x83).
+    fn sfpsetman(
+        &mut self,
+        imm12_math: u16,
+        lreg_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPMAD` (opcode 0x84).
+    fn sfpmad(
+        &mut self,
+        lreg_src_a: u8,
+        lreg_src_b: u8,
+        lreg_src_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPADD` (opcode 0x85).
+    fn sfpadd(
+        &mut self,
+        lreg_src_a: u8,
+        lreg_src_b: u8,
+        lreg_src_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPMUL` (opcode 0x86).
+    fn sfpmul(
+        &mut self,
+        lreg_src_a: u8,
+        lreg_src_b: u8,
+        lreg_src_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPPUSHC` (opcode 0x87).
+    fn sfppushc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8)
+        -> Self::Out;
+    /// `SFPPOPC` (opcode 0x88).
+    fn sfppopc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPSETSGN` (opcode 0x89).
+    fn sfpsetsgn(
+        &mut self,
+        imm12_math: u16,
+        lreg_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPENCC` (opcode 0x8a).
+    fn sfpencc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPCOMPC` (opcode 0x8b).
+    fn sfpcompc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8)
+        -> Self::Out;
+    /// `SFPTRANSP` (opcode 0x8c).
+    fn sfptransp(
+        &mut self,
+        imm12_math: u16,
+        lreg_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPXOR` (opcode 0x8d).
+    fn sfpxor(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFP_STOCH_RND` (opcode 0x8e).
+    fn sfp_stoch_rnd(
+        &mut self,
+        rnd_mode: u8,
+        imm8_math: u8,
+        lreg_src_b: u8,
+        lreg_src_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPNOP` (opcode 0x8f).
+    fn sfpnop(&mut self) -> Self::Out;
+    /// `SFPCAST` (opcode 0x90).
+    fn sfpcast(&mut self, lreg_src_c: u16, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPCONFIG` (opcode 0x91).
+    fn sfpconfig(&mut self, imm16_math: u16, config_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPSWAP` (opcode 0x92).
+    fn sfpswap(
+        &mut self,
+        imm12_math: u16,
+        lreg_src_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPLOADMACRO` (opcode 0x93).
+    fn sfploadmacro(
+        &mut self,
+        lreg_ind: u8,
+        instr_mod0: u8,
+        sfpu_addr_mode: u8,
+        dest_reg_addr: u16,
+    ) -> Self::Out;
+    /// `SFPSHFT2` (opcode 0x94).
+    fn sfpshft2(
+        &mut self,
+        imm12_math: u16,
+        lreg_src_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPLUTFP32` (opcode 0x95).
+    fn sfplutfp32(&mut self, lreg_dest: u32, instr_mod1: u8) -> Self::Out;
+    /// `SFPLE` (opcode 0x96).
+    fn sfple(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPGT` (opcode 0x97).
+    fn sfpgt(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> Self::Out;
+    /// `SFPMUL24` (opcode 0x98).
+    fn sfpmul24(
+        &mut self,
+        lreg_src_a: u8,
+        lreg_src_b: u8,
+        lreg_src_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `SFPARECIP` (opcode 0x99).
+    fn sfparecip(
+        &mut self,
+        imm12_math: u16,
+        lreg_c: u8,
+        lreg_dest: u8,
+        instr_mod1: u8,
+    ) -> Self::Out;
+    /// `ATGETM` (opcode 0xa0).
+    fn atgetm(&mut self, mutex_index: u32) -> Self::Out;
+    /// `ATRELM` (opcode 0xa1).
+    fn atrelm(&mut self, mutex_index: u32) -> Self::Out;
+    /// `STALLWAIT` (opcode 0xa2).
+    fn stallwait(&mut self, stall_res: u16, wait_res: u16) -> Self::Out;
+    /// `SEMINIT` (opcode 0xa3).
+    fn seminit(&mut self, max_value: u8, init_value: u8, sem_sel: u16) -> Self::Out;
+    /// `SEMPOST` (opcode 0xa4).
+    fn sempost(&mut self, sem_sel: u32) -> Self::Out;
+    /// `SEMGET` (opcode 0xa5).
+    fn semget(&mut self, sem_sel: u32) -> Self::Out;
+    /// `SEMWAIT` (opcode 0xa6).
+    fn semwait(&mut self, stall_res: u16, sem_sel: u16, wait_sem_cond: u8) -> Self::Out;
+    /// `STREAMWAIT` (opcode 0xa7).
+    fn streamwait(
+        &mut self,
+        stall_res: u16,
+        target_value: u16,
+        target_sel: u8,
+        wait_stream_sel: u8,
+    ) -> Self::Out;
+    /// `WRCFG` (opcode 0xb0).
+    fn wrcfg(&mut self, gpr_address: u8, wr128b: u8, cfg_reg: u16) -> Self::Out;
+    /// `RDCFG` (opcode 0xb1).
+    fn rdcfg(&mut self, gpr_address: u8, cfg_reg: u16) -> Self::Out;
+    /// `SETC16` (opcode 0xb2).
+    fn setc16(&mut self, setc16_reg: u8, setc16_value: u16) -> Self::Out;
+    /// `RMWCIB0` (opcode 0xb3).
+    fn rmwcib0(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> Self::Out;
+    /// `RMWCIB1` (opcode 0xb4).
+    fn rmwcib1(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> Self::Out;
+    /// `RMWCIB2` (opcode 0xb5).
+    fn rmwcib2(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> Self::Out;
+    /// `RMWCIB3` (opcode 0xb6).
+    fn rmwcib3(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> Self::Out;
+    /// `STREAMWRCFG` (opcode 0xb7).
+    fn streamwrcfg(&mut self, stream_id_sel: u8, stream_reg_addr: u16, cfg_reg: u16) -> Self::Out;
+    /// `CFGSHIFTMASK` (opcode 0xb8).
+    fn cfgshiftmask(
+        &mut self,
+        disable_mask_on_old_val: u8,
+        operation: u8,
+        mask_width: u8,
+        right_cshift_amt: u8,
+        scratch_sel: u8,
+        cfg_reg: u8,
+    ) -> Self::Out;
+    /// A word whose opcode this architecture does not define.
+    fn unknown(&mut self, word: u32) -> Self::Out;
+}
+
+/// Calls the [`Visit`] method of `insn`'s opcode with its fields.
+pub fn visit<V: Visit + ?Sized>(insn: &Insn, v: &mut V) -> V::Out {
+    match *insn {
+        Insn::Mop {
+            mop_type,
+            loop_count,
+            zmask_lo16_or_loop_count,
+        } => v.mop(mop_type, loop_count, zmask_lo16_or_loop_count),
+        Insn::Nop => v.nop(),
+        Insn::MopCfg { zmask_hi16 } => v.mop_cfg(zmask_hi16),
+        Insn::Replay {
+            start_idx,
+            len,
+            execute_while_loading,
+            load_mode,
+        } => v.replay(start_idx, len, execute_while_loading, load_mode),
+        Insn::Resourcedecl {
+            linger_time,
+            resources,
+            op_class,
+        } => v.resourcedecl(linger_time, resources, op_class),
+        Insn::Movd2a {
+            dest_32b_lo,
+            src,
+            addr_mode,
+            instr_mod,
+            dst,
+        } => v.movd2a(dest_32b_lo, src, addr_mode, instr_mod, dst),
+        Insn::Movdbga2d {
+            dest_32b_lo,
+            src,
+            addr_mode,
+            instr_mod,
+            dst,
+        } => v.movdbga2d(dest_32b_lo, src, addr_mode, instr_mod, dst),
+        Insn::Movd2b {
+            dest_32b_lo,
+            src,
+            addr_mode,
+            instr_mod,
+            dst,
+        } => v.movd2b(dest_32b_lo, src, addr_mode, instr_mod, dst),
+        Insn::Movb2a {
+            srca,
+            addr_mode,
+            instr_mod,
+            srcb,
+        } => v.movb2a(srca, addr_mode, instr_mod, srcb),
+        Insn::Movdbgb2d {
+            dest_32b_lo,
+            src,
+            addr_mode,
+            movb2d_instr_mod,
+            dst,
+        } => v.movdbgb2d(dest_32b_lo, src, addr_mode, movb2d_instr_mod, dst),
+        Insn::Zeroacc {
+            clear_mode,
+            use_32_bit_mode,
+            clear_zero_flags,
+            addr_mode,
+            where_,
+        } => v.zeroacc(
+            clear_mode,
+            use_32_bit_mode,
+            clear_zero_flags,
+            addr_mode,
+            where_,
+        ),
+        Insn::Zerosrc {
+            zero_val,
+            write_mode,
+            bank_mask,
+            src_mask,
+        } => v.zerosrc(zero_val, write_mode, bank_mask, src_mask),
+        Insn::Mova2d {
+            dest_32b_lo,
+            src,
+            addr_mode,
+            instr_mod,
+            dst,
+        } => v.mova2d(dest_32b_lo, src, addr_mode, instr_mod, dst),
+        Insn::Movb2d {
+            dest_32b_lo,
+            src,
+            addr_mode,
+            movb2d_instr_mod,
+            dst,
+        } => v.movb2d(dest_32b_lo, src, addr_mode, movb2d_instr_mod, dst),
+        Insn::Trnspsrca => v.trnspsrca(),
+        Insn::Rareb => v.rareb(),
+        Insn::Trnspsrcb => v.trnspsrcb(),
+        Insn::Shiftxa {
+            log2_amount2,
+            shift_mode,
+        } => v.shiftxa(log2_amount2, shift_mode),
+        Insn::Shiftxb {
+            addr_mode,
+            rot_shift,
+            shift_row,
+        } => v.shiftxb(addr_mode, rot_shift, shift_row),
+        Insn::Setashrmh0 {
+            reg_mask,
+            halo_mask,
+        } => v.setashrmh0(reg_mask, halo_mask),
+        Insn::Setashrmh1 {
+            reg_mask,
+            halo_mask,
+        } => v.setashrmh1(reg_mask, halo_mask),
+        Insn::Setashrmv { reg_mask2 } => v.setashrmv(reg_mask2),
+        Insn::Setpkedgof {
+            y_end,
+            y_start,
+            x_end,
+            x_start,
+        } => v.setpkedgof(y_end, y_start, x_end, x_start),
+        Insn::Setashrmh {
+            reg_mask,
+            halo_mask,
+        } => v.setashrmh(reg_mask, halo_mask),
+        Insn::Clrexphist => v.clrexphist(),
+        Insn::Conv3s1 {
+            clear_dvalid,
+            rotate_weights,
+            addr_mode,
+            dst,
+        } => v.conv3s1(clear_dvalid, rotate_weights, addr_mode, dst),
+        Insn::Conv3s2 {
+            clear_dvalid,
+            rotate_weights,
+            addr_mode,
+            dst,
+        } => v.conv3s2(clear_dvalid, rotate_weights, addr_mode, dst),
+        Insn::Mpool3s1 {
+            clear_dvalid,
+            pool_addr_mode,
+            index_en,
+            dst,
+        } => v.mpool3s1(clear_dvalid, pool_addr_mode, index_en, dst),
+        Insn::Apool3s1 {
+            clear_dvalid,
+            pool_addr_mode,
+            index_en,
+            dst,
+        } => v.apool3s1(clear_dvalid, pool_addr_mode, index_en, dst),
+        Insn::Mvmul {
+            clear_dvalid,
+            instr_mod19,
+            addr_mode,
+            dst,
+        } => v.mvmul(clear_dvalid, instr_mod19, addr_mode, dst),
+        Insn::Elwmul {
+            clear_dvalid,
+            dest_accum_en,
+            instr_mod19,
+            addr_mode,
+            dst,
+        } => v.elwmul(clear_dvalid, dest_accum_en, instr_mod19, addr_mode, dst),
+        Insn::Elwadd {
+            clear_dvalid,
+            dest_accum_en,
+            instr_mod19,
+            addr_mode,
+            dst,
+        } => v.elwadd(clear_dvalid, dest_accum_en, instr_mod19, addr_mode, dst),
+        Insn::Dotpv {
+            clear_dvalid,
+            dest_accum_en,
+            instr_mod19,
+            addr_mode,
+            dst,
+        } => v.dotpv(clear_dvalid, dest_accum_en, instr_mod19, addr_mode, dst),
+        Insn::Elwsub {
+            clear_dvalid,
+            dest_accum_en,
+            instr_mod19,
+            addr_mode,
+            dst,
+        } => v.elwsub(clear_dvalid, dest_accum_en, instr_mod19, addr_mode, dst),
+        Insn::Mpool3s2 {
+            clear_dvalid,
+            pool_addr_mode,
+            index_en,
+            dst,
+        } => v.mpool3s2(clear_dvalid, pool_addr_mode, index_en, dst),
+        Insn::Apool3s2 {
+            clear_dvalid,
+            pool_addr_mode,
+            index_en,
+            dst,
+        } => v.apool3s2(clear_dvalid, pool_addr_mode, index_en, dst),
+        Insn::Gmpool {
+            clear_dvalid,
+            instr_mod19,
+            pool_addr_mode,
+            max_pool_index_en,
+            dst,
+        } => v.gmpool(
+            clear_dvalid,
+            instr_mod19,
+            pool_addr_mode,
+            max_pool_index_en,
+            dst,
+        ),
+        Insn::Gapool {
+            clear_dvalid,
+            instr_mod19,
+            pool_addr_mode,
+            max_pool_index_en,
+            dst,
+        } => v.gapool(
+            clear_dvalid,
+            instr_mod19,
+            pool_addr_mode,
+            max_pool_index_en,
+            dst,
+        ),
+        Insn::Gatesrcrst {
+            reset_srcb_gate_control,
+            reset_srca_gate_control,
+        } => v.gatesrcrst(reset_srcb_gate_control, reset_srca_gate_control),
+        Insn::Cleardvalid { cleardvalid, reset } => v.cleardvalid(cleardvalid, reset),
+        Insn::Setrwc {
+            clear_ab_vld,
+            rwc_cr,
+            rwc_d,
+            rwc_b,
+            rwc_a,
+            bit_mask,
+        } => v.setrwc(clear_ab_vld, rwc_cr, rwc_d, rwc_b, rwc_a, bit_mask),
+        Insn::Incrwc {
+            rwc_cr,
+            rwc_d,
+            rwc_b,
+            rwc_a,
+        } => v.incrwc(rwc_cr, rwc_d, rwc_b, rwc_a),
+        Insn::Setibrwc {
+            rwc_cr,
+            rwc_bias,
+            set_inc_ctrl,
+        } => v.setibrwc(rwc_cr, rwc_bias, set_inc_ctrl),
+        Insn::Mfconv3s1 {
+            clear_dvalid,
+            rotate_weights,
+            addr_mode,
+            dst,
+        } => v.mfconv3s1(clear_dvalid, rotate_weights, addr_mode, dst),
+        Insn::Xmov {
+            mov_block_selection,
+            last,
+        } => v.xmov(mov_block_selection, last),
+        Insn::Pacr {
+            cfg_context,
+            row_pad_zero,
+            dst_access_mode,
+            addr_mode,
+            addr_cnt_context,
+            zero_write,
+            read_intf_sel,
+            ovrd_thread_id,
+            concat,
+            ctxt_ctrl,
+            flush,
+            last,
+        } => v.pacr(
+            cfg_context,
+            row_pad_zero,
+            dst_access_mode,
+            addr_mode,
+            addr_cnt_context,
+            zero_write,
+            read_intf_sel,
+            ovrd_thread_id,
+            concat,
+            ctxt_ctrl,
+            flush,
+            last,
+        ),
+        Insn::Unpacr {
+            unpack_block_selection,
+            addr_mode,
+            cfg_context_cnt_inc,
+            cfg_context_id,
+            addr_cnt_context_id,
+            ovrd_thread_id,
+            set_dat_valid,
+            srcb_bcast,
+            zero_write2,
+            auto_inc_context_id,
+            row_search,
+            search_cache_flush,
+            last,
+        } => v.unpacr(
+            unpack_block_selection,
+            addr_mode,
+            cfg_context_cnt_inc,
+            cfg_context_id,
+            addr_cnt_context_id,
+            ovrd_thread_id,
+            set_dat_valid,
+            srcb_bcast,
+            zero_write2,
+            auto_inc_context_id,
+            row_search,
+            search_cache_flush,
+            last,
+        ),
+        Insn::UnpacrNop {
+            unpacker_select,
+            stream_id,
+            msg_clr_cnt,
+            set_dvalid,
+            clr_to1_fmt_ctrl,
+            stall_clr_cntrl,
+            bank_clr_ctrl,
+            src_clr_val_ctrl,
+            unpack_pop,
+        } => v.unpacr_nop(
+            unpacker_select,
+            stream_id,
+            msg_clr_cnt,
+            set_dvalid,
+            clr_to1_fmt_ctrl,
+            stall_clr_cntrl,
+            bank_clr_ctrl,
+            src_clr_val_ctrl,
+            unpack_pop,
+        ),
+        Insn::Rstdma => v.rstdma(),
+        Insn::Setdmareg {
+            payload_sig_sel_size,
+            payload_sig_sel,
+            set_signals_mode,
+            reg_index16b,
+        } => v.setdmareg(
+            payload_sig_sel_size,
+            payload_sig_sel,
+            set_signals_mode,
+            reg_index16b,
+        ),
+        Insn::Flushdma { flush_spec } => v.flushdma(flush_spec),
+        Insn::Reg2flop {
+            size_sel,
+            target_sel,
+            byte_offset,
+            context_id_2,
+            flop_index,
+            reg_index,
+        } => v.reg2flop(
+            size_sel,
+            target_sel,
+            byte_offset,
+            context_id_2,
+            flop_index,
+            reg_index,
+        ),
+        Insn::Loadind {
+            size_sel,
+            offset_index,
+            auto_inc_spec,
+            data_reg_index,
+            addr_reg_index,
+        } => v.loadind(
+            size_sel,
+            offset_index,
+            auto_inc_spec,
+            data_reg_index,
+            addr_reg_index,
+        ),
+        Insn::PacrSetreg {
+            push,
+            mode_sel,
+            unused,
+            disable_stall,
+            addr_sel,
+            stream_id,
+            flush,
+            last,
+        } => v.pacr_setreg(
+            push,
+            mode_sel,
+            unused,
+            disable_stall,
+            addr_sel,
+            stream_id,
+            flush,
+            last,
+        ),
+        Insn::Tbufcmd => v.tbufcmd(),
+        Insn::Setadc {
+            cnt_set_mask,
+            channel_index,
+            dimension_index,
+            value,
+        } => v.setadc(cnt_set_mask, channel_index, dimension_index, value),
+        Insn::Setadcxy {
+            cnt_set_mask,
+            ch1_y,
+            ch1_x,
+            ch0_y,
+            ch0_x,
+            bit_mask,
+        } => v.setadcxy(cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask),
+        Insn::Incadcxy {
+            cnt_set_mask,
+            ch1_y,
+            ch1_x,
+            ch0_y,
+            ch0_x,
+        } => v.incadcxy(cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x),
+        Insn::Addrcrxy {
+            cnt_set_mask,
+            ch1_y,
+            ch1_x,
+            ch0_y,
+            ch0_x,
+            bit_mask,
+        } => v.addrcrxy(cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask),
+        Insn::Setadczw {
+            cnt_set_mask,
+            ch1_y,
+            ch1_x,
+            ch0_y,
+            ch0_x,
+            bit_mask,
+        } => v.setadczw(cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask),
+        Insn::Incadczw {
+            cnt_set_mask,
+            ch1_y,
+            ch1_x,
+            ch0_y,
+            ch0_x,
+        } => v.incadczw(cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x),
+        Insn::Addrcrzw {
+            cnt_set_mask,
+            ch1_y,
+            ch1_x,
+            ch0_y,
+            ch0_x,
+            bit_mask,
+        } => v.addrcrzw(cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask),
+        Insn::Setdvalid { setvalid } => v.setdvalid(setvalid),
+        Insn::Adddmareg {
+            op_bis_const,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        } => v.adddmareg(op_bis_const, result_reg_index, op_breg_index, op_areg_index),
+        Insn::Subdmareg {
+            op_bis_const,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        } => v.subdmareg(op_bis_const, result_reg_index, op_breg_index, op_areg_index),
+        Insn::Muldmareg {
+            op_bis_const,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        } => v.muldmareg(op_bis_const, result_reg_index, op_breg_index, op_areg_index),
+        Insn::Bitwopdmareg {
+            op_bis_const,
+            op_sel,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        } => v.bitwopdmareg(
+            op_bis_const,
+            op_sel,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        ),
+        Insn::Shiftdmareg {
+            op_bis_const,
+            op_sel,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        } => v.shiftdmareg(
+            op_bis_const,
+            op_sel,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        ),
+        Insn::Cmpdmareg {
+            op_bis_const,
+            op_sel,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        } => v.cmpdmareg(
+            op_bis_const,
+            op_sel,
+            result_reg_index,
+            op_breg_index,
+            op_areg_index,
+        ),
+        Insn::Setadcxx {
+            cnt_set_mask,
+            x_end2,
+            x_start,
+        } => v.setadcxx(cnt_set_mask, x_end2, x_start),
+        Insn::Dmanop => v.dmanop(),
+        Insn::Atincget {
+            mem_hier_sel,
+            wrap_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        } => v.atincget(
+            mem_hier_sel,
+            wrap_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        ),
+        Insn::Atincgetptr {
+            mem_hier_sel,
+            no_incr,
+            incr_val,
+            wrap_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        } => v.atincgetptr(
+            mem_hier_sel,
+            no_incr,
+            incr_val,
+            wrap_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        ),
+        Insn::Atswap {
+            mem_hier_sel,
+            swap_mask,
+            data_reg_index,
+            addr_reg_index,
+        } => v.atswap(mem_hier_sel, swap_mask, data_reg_index, addr_reg_index),
+        Insn::Atcas {
+            mem_hier_sel,
+            swap_val,
+            cmp_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        } => v.atcas(
+            mem_hier_sel,
+            swap_val,
+            cmp_val,
+            sel32b,
+            data_reg_index,
+            addr_reg_index,
+        ),
+        Insn::Storeind {
+            mem_hier_sel,
+            size_sel,
+            reg_size_sel,
+            offset_index,
+            auto_inc_spec,
+            data_reg_index,
+            addr_reg_index,
+        } => v.storeind(
+            mem_hier_sel,
+            size_sel,
+            reg_size_sel,
+            offset_index,
+            auto_inc_spec,
+            data_reg_index,
+            addr_reg_index,
+        ),
+        Insn::Storereg {
+            tdma_data_reg_index,
+            reg_addr,
+        } => v.storereg(tdma_data_reg_index, reg_addr),
+        Insn::Loadreg {
+            tdma_data_reg_index,
+            reg_addr,
+        } => v.loadreg(tdma_data_reg_index, reg_addr),
+        Insn::Sfpload {
+            lreg_ind,
+            instr_mod0,
+            sfpu_addr_mode,
+            dest_reg_addr,
+        } => v.sfpload(lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr),
+        Insn::Sfploadi {
+            lreg_ind,
+            instr_mod0,
+            imm16,
+        } => v.sfploadi(lreg_ind, instr_mod0, imm16),
+        Insn::Sfpstore {
+            lreg_ind,
+            instr_mod0,
+            sfpu_addr_mode,
+            dest_reg_addr,
+        } => v.sfpstore(lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr),
+        Insn::Sfplut {
+            lreg_ind,
+            instr_mod0,
+            dest_reg_addr,
+        } => v.sfplut(lreg_ind, instr_mod0, dest_reg_addr),
+        Insn::Sfpmuli {
+            imm16_math,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpmuli(imm16_math, lreg_dest, instr_mod1),
+        Insn::Sfpaddi {
+            imm16_math,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpaddi(imm16_math, lreg_dest, instr_mod1),
+        Insn::Sfpdivp2 {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpdivp2(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpexexp {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpexexp(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpexman {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpexman(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpiadd {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpiadd(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpshft {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpshft(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpsetcc {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpsetcc(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpmov {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpmov(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpabs {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpabs(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpand {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpand(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpor {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpor(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpnot {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpnot(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfplz {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfplz(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpsetexp {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpsetexp(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpsetman {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpsetman(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpmad {
+            lreg_src_a,
+            lreg_src_b,
+            lreg_src_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpmad(lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1),
+        Insn::Sfpadd {
+            lreg_src_a,
+            lreg_src_b,
+            lreg_src_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpadd(lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1),
+        Insn::Sfpmul {
+            lreg_src_a,
+            lreg_src_b,
+            lreg_src_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpmul(lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1),
+        Insn::Sfppushc {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfppushc(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfppopc {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfppopc(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpsetsgn {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpsetsgn(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpencc {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpencc(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpcompc {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpcompc(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfptransp {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfptransp(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpxor {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpxor(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::SfpStochRnd {
+            rnd_mode,
+            imm8_math,
+            lreg_src_b,
+            lreg_src_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfp_stoch_rnd(
+            rnd_mode, imm8_math, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1,
+        ),
+        Insn::Sfpnop => v.sfpnop(),
+        Insn::Sfpcast {
+            lreg_src_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpcast(lreg_src_c, lreg_dest, instr_mod1),
+        Insn::Sfpconfig {
+            imm16_math,
+            config_dest,
+            instr_mod1,
+        } => v.sfpconfig(imm16_math, config_dest, instr_mod1),
+        Insn::Sfpswap {
+            imm12_math,
+            lreg_src_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpswap(imm12_math, lreg_src_c, lreg_dest, instr_mod1),
+        Insn::Sfploadmacro {
+            lreg_ind,
+            instr_mod0,
+            sfpu_addr_mode,
+            dest_reg_addr,
+        } => v.sfploadmacro(lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr),
+        Insn::Sfpshft2 {
+            imm12_math,
+            lreg_src_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpshft2(imm12_math, lreg_src_c, lreg_dest, instr_mod1),
+        Insn::Sfplutfp32 {
+            lreg_dest,
+            instr_mod1,
+        } => v.sfplutfp32(lreg_dest, instr_mod1),
+        Insn::Sfple {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfple(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpgt {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpgt(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Sfpmul24 {
+            lreg_src_a,
+            lreg_src_b,
+            lreg_src_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfpmul24(lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1),
+        Insn::Sfparecip {
+            imm12_math,
+            lreg_c,
+            lreg_dest,
+            instr_mod1,
+        } => v.sfparecip(imm12_math, lreg_c, lreg_dest, instr_mod1),
+        Insn::Atgetm { mutex_index } => v.atgetm(mutex_index),
+        Insn::Atrelm { mutex_index } => v.atrelm(mutex_index),
+        Insn::Stallwait {
+            stall_res,
+            wait_res,
+        } => v.stallwait(stall_res, wait_res),
+        Insn::Seminit {
+            max_value,
+            init_value,
+            sem_sel,
+        } => v.seminit(max_value, init_value, sem_sel),
+        Insn::Sempost { sem_sel } => v.sempost(sem_sel),
+        Insn::Semget { sem_sel } => v.semget(sem_sel),
+        Insn::Semwait {
+            stall_res,
+            sem_sel,
+            wait_sem_cond,
+        } => v.semwait(stall_res, sem_sel, wait_sem_cond),
+        Insn::Streamwait {
+            stall_res,
+            target_value,
+            target_sel,
+            wait_stream_sel,
+        } => v.streamwait(stall_res, target_value, target_sel, wait_stream_sel),
+        Insn::Wrcfg {
+            gpr_address,
+            wr128b,
+            cfg_reg,
+        } => v.wrcfg(gpr_address, wr128b, cfg_reg),
+        Insn::Rdcfg {
+            gpr_address,
+            cfg_reg,
+        } => v.rdcfg(gpr_address, cfg_reg),
+        Insn::Setc16 {
+            setc16_reg,
+            setc16_value,
+        } => v.setc16(setc16_reg, setc16_value),
+        Insn::Rmwcib0 {
+            mask,
+            data,
+            cfg_reg_addr,
+        } => v.rmwcib0(mask, data, cfg_reg_addr),
+        Insn::Rmwcib1 {
+            mask,
+            data,
+            cfg_reg_addr,
+        } => v.rmwcib1(mask, data, cfg_reg_addr),
+        Insn::Rmwcib2 {
+            mask,
+            data,
+            cfg_reg_addr,
+        } => v.rmwcib2(mask, data, cfg_reg_addr),
+        Insn::Rmwcib3 {
+            mask,
+            data,
+            cfg_reg_addr,
+        } => v.rmwcib3(mask, data, cfg_reg_addr),
+        Insn::Streamwrcfg {
+            stream_id_sel,
+            stream_reg_addr,
+            cfg_reg,
+        } => v.streamwrcfg(stream_id_sel, stream_reg_addr, cfg_reg),
+        Insn::Cfgshiftmask {
+            disable_mask_on_old_val,
+            operation,
+            mask_width,
+            right_cshift_amt,
+            scratch_sel,
+            cfg_reg,
+        } => v.cfgshiftmask(
+            disable_mask_on_old_val,
+            operation,
+            mask_width,
+            right_cshift_amt,
+            scratch_sel,
+            cfg_reg,
+        ),
+        Insn::Unknown(word) => v.unknown(word),
+    }
+}

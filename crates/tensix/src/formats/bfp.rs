@@ -1,0 +1,239 @@
+//! Block-float (BFP) formats: 16 datums share one exponent byte; each datum is a sign bit and
+//! a 7-, 3- or 1-bit magnitude without implicit leading one (FloatBitPatterns.md "BFP").
+
+/// Datum width of a BFP format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BfpWidth {
+    /// BFP8 / BFP8a: sign + 7-bit magnitude.
+    B8,
+    /// BFP4 / BFP4a: sign + 3-bit magnitude.
+    B4,
+    /// BFP2 / BFP2a: sign + 1-bit magnitude.
+    B2,
+}
+
+impl BfpWidth {
+    /// Bits per datum.
+    pub fn bits(self) -> u32 {
+        match self {
+            BfpWidth::B8 => 8,
+            BfpWidth::B4 => 4,
+            BfpWidth::B2 => 2,
+        }
+    }
+
+    /// A datum of this width moved to the BFP8 position (`DatumBits << 4` / `<< 6`), as the
+    /// unpackers do before `BFP8ToBF16`.
+    pub fn widen_to_8(self, datum: u8) -> u8 {
+        match self {
+            BfpWidth::B8 => datum,
+            BfpWidth::B4 => datum << 4,
+            BfpWidth::B2 => datum << 6,
+        }
+    }
+}
+
+/// `BFP8ToBF16` (FloatBitPatterns.md "Conversion routines"): one BFP8 datum and its shared
+/// exponent → IEEE BF16, normalising the magnitude. Sign with zero magnitude gives `0xff80`.
+pub fn bfp8_to_bf16(datum: u8, exp: u8) -> u16 {
+    let sign = (datum >> 7) as u16;
+    let mag = datum << 1;
+    if mag == 0 {
+        return if sign != 0 { 0xff80 } else { 0 };
+    }
+    let lz = mag.leading_zeros();
+    let mag = mag << lz;
+    let e = exp.wrapping_sub(lz as u8);
+    (sign << 15) | ((e as u16) << 7) | (mag & 0x7e) as u16
+}
+
+/// `BFP8aToFP16`: one BFP8a datum and its shared 5-bit exponent → IEEE-layout FP16. `None`
+/// when the normalised exponent leaves 5 bits (the page's `UndefinedBehaviour()`).
+pub fn bfp8a_to_fp16(datum: u8, exp: u8) -> Option<u16> {
+    let sign = (datum >> 7) as u16;
+    let mag = datum << 1;
+    if mag == 0 {
+        return Some(if sign != 0 { 0xfc00 } else { 0 });
+    }
+    let lz = mag.leading_zeros();
+    let mag = mag << lz;
+    let e = exp.wrapping_sub(lz as u8);
+    if e & 0xe0 != 0 {
+        return None;
+    }
+    Some((sign << 15) | ((e as u16) << 10) | (((mag & 0x7e) as u16) << 3))
+}
+
+/// Packs 16 IEEE BF16 values into one BFP block (the packers' late conversion "To BFP8":
+/// round to BFP8 with one shared exponent, then truncate to BFP4 / BFP2). Returns the shared
+/// exponent and each datum in the low `width.bits()` bits.
+///
+/// Rules (Packers/FormatConversion.md, with the open cases restated in
+/// docs/tensix-formats.md): the shared exponent is the largest exponent of the block; a
+/// datum with exponent 0 (zero or denormal) packs as zero; the 8-bit significand `1.mmmmmmm`
+/// is shifted right to the shared exponent keeping 6 fraction bits, rounding to nearest with
+/// ties away from zero; a rounding carry out of 7 bits saturates at 127; BFP4/BFP2 keep the
+/// top 3 / 1 bits of that magnitude; a zero magnitude never carries a sign (sign + zero
+/// magnitude means -2^128 in BFP).
+pub fn bf16_block_to_bfp(vals: &[u16; 16], width: BfpWidth) -> (u8, [u8; 16]) {
+    let exp_of = |v: u16| ((v >> 7) & 0xff) as u8;
+    let shared = vals.iter().map(|&v| exp_of(v)).max().unwrap_or(0);
+    let mut out = [0u8; 16];
+    for (o, &v) in out.iter_mut().zip(vals) {
+        let e = exp_of(v);
+        if e == 0 {
+            continue;
+        }
+        let mant = 0x80u32 | (v & 0x7f) as u32;
+        let shift = 1 + (shared - e) as u32;
+        let mag7 = if shift >= 32 {
+            0
+        } else {
+            ((mant + (1 << (shift - 1))) >> shift).min(127)
+        };
+        let mag = match width {
+            BfpWidth::B8 => mag7,
+            BfpWidth::B4 => mag7 >> 4,
+            BfpWidth::B2 => mag7 >> 6,
+        };
+        if mag != 0 {
+            let sign = ((v >> 15) as u32) << (width.bits() - 1);
+            *o = (sign | mag) as u8;
+        }
+    }
+    (shared, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Independent reference: the real value of a BFP8 datum (FloatBitPatterns.md table:
+    // Mag/2^6 * 2^(Exp-127)) and of a BF16 (truncated FP32).
+    fn bfp8_value(datum: u8, exp: u8) -> f64 {
+        let mag = (datum & 0x7f) as f64;
+        let v = mag / 64.0 * 2f64.powi(exp as i32 - 127);
+        if datum & 0x80 != 0 {
+            -v
+        } else {
+            v
+        }
+    }
+    fn bf16_value(b: u16) -> f64 {
+        f32::from_bits((b as u32) << 16) as f64
+    }
+
+    #[test]
+    fn bfp8_to_bf16_is_lossless_for_every_datum_at_normal_exponents() {
+        for exp in 7u8..=254 {
+            for d in 0..=255u8 {
+                let b = bfp8_to_bf16(d, exp);
+                if d == 0x80 {
+                    assert_eq!(b, 0xff80, "sign with zero magnitude");
+                    continue;
+                }
+                assert_eq!(
+                    bf16_value(b),
+                    bfp8_value(d, exp),
+                    "datum {d:#04x} exp {exp}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bfp4_and_bfp2_widen_to_bfp8_positions() {
+        // BFP4 0b0_101 (5/4) at exp 127 = 1.25; BFP2 0b11 = -1 at exp 127.
+        assert_eq!(
+            bf16_value(bfp8_to_bf16(BfpWidth::B4.widen_to_8(0b0101), 127)),
+            1.25
+        );
+        assert_eq!(
+            bf16_value(bfp8_to_bf16(BfpWidth::B2.widen_to_8(0b11), 127)),
+            -1.0
+        );
+        assert_eq!(bfp8_to_bf16(BfpWidth::B2.widen_to_8(0b10), 127), 0xff80);
+    }
+
+    #[test]
+    fn bfp8a_exponent_outside_5_bits_is_undefined() {
+        // Mag 1 needs LZ=6: exp 3 - 6 wraps past zero.
+        assert_eq!(bfp8a_to_fp16(0x01, 3), None);
+        // 0x40 (Mag 64 -> 1.0) at exp 15 = 1.0 in FP16 = 0x3c00.
+        assert_eq!(bfp8a_to_fp16(0x40, 15), Some(0x3c00));
+        assert_eq!(bfp8a_to_fp16(0x80, 15), Some(0xfc00));
+        assert_eq!(bfp8a_to_fp16(0x00, 31), Some(0));
+    }
+
+    #[test]
+    fn bfp8_block_shares_the_largest_exponent() {
+        let mut vals = [0u16; 16];
+        vals[0] = 0x4040; // 3.0
+        vals[1] = 0x3f80; // 1.0
+        vals[2] = 0xbf00; // -0.5
+        vals[3] = 0x3e00; // 0.125
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 128);
+        for i in 0..4 {
+            assert_eq!(bfp8_value(d[i], e), bf16_value(vals[i]), "datum {i}");
+        }
+        assert!(d[4..].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn bfp8_block_rounds_to_nearest_ties_away_from_zero() {
+        let mut vals = [0u16; 16];
+        vals[0] = 0x4000; // 2.0 sets the exponent (128): quantum 2^-6 * 2 = 1/32
+        vals[1] = 0x3c04; // 2^-7 * (1 + 4/128) = 0.0080566..: 0.2578 quanta -> 0
+        vals[2] = 0x3c80; // 2^-6 = 0.5 quanta exactly -> ties away -> 1
+        vals[3] = 0xbc80; // -2^-6 -> -1 quantum
+        vals[4] = 0x3fff; // 1.9921875 = 63.75 quanta -> 64
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 128);
+        assert_eq!(d[1], 0);
+        assert_eq!(d[2], 1);
+        assert_eq!(d[3], 0x81);
+        assert_eq!(d[4], 64);
+    }
+
+    #[test]
+    fn bfp8_block_rounding_carry_saturates_at_127() {
+        let mut vals = [0u16; 16];
+        vals[0] = 0x3fff; // 1.9921875: significand 0xff, shift 1 -> 128 -> saturates
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 127);
+        assert_eq!(d[0], 127);
+    }
+
+    #[test]
+    fn bfp_block_zero_and_denormal_pack_as_unsigned_zero() {
+        let mut vals = [0u16; 16];
+        vals[0] = 0x8000; // -0
+        vals[1] = 0x0001; // denormal
+        vals[2] = 0x8001; // negative denormal
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 0);
+        assert_eq!(d, [0; 16]);
+        // A value far below the shared exponent also becomes +0, not -0.
+        vals[3] = 0x4f00;
+        vals[4] = 0xbf80;
+        let (_, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(d[4], 0);
+    }
+
+    #[test]
+    fn bfp4_and_bfp2_truncate_the_bfp8_magnitude() {
+        let mut vals = [0u16; 16];
+        vals[0] = 0x3fe0; // 1.75 -> BFP8 mag 112 = 0b1110000
+        vals[1] = 0xbf00; // -0.5 -> mag 32 = 0b0100000
+        let (_, d4) = bf16_block_to_bfp(&vals, BfpWidth::B4);
+        assert_eq!(d4[0], 0b0111);
+        assert_eq!(d4[1], 0b1010);
+        let (_, d2) = bf16_block_to_bfp(&vals, BfpWidth::B2);
+        assert_eq!(d2[0], 0b01);
+        assert_eq!(
+            d2[1], 0b00,
+            "0.5 truncates to magnitude 0 and loses its sign"
+        );
+    }
+}

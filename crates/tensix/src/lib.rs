@@ -34,6 +34,7 @@ pub mod error;
 pub mod fifo;
 pub mod formats;
 pub mod insn;
+pub mod matrix;
 pub mod mop_expander;
 pub mod mutexes;
 pub mod program;

@@ -82,7 +82,7 @@ pub fn run(mvmuls: u64) -> Result<MatrixBench, TensixError> {
                 dst_row_base: (n as u32 % 64) * 8,
                 fidelity_phase: n as u32,
                 format: MathFormat {
-                    src_a_format: super::format_code::BF16,
+                    src_a_format: crate::formats::DataFormat::Bf16.code(),
                     fp32_enabled: true,
                     ..MathFormat::default()
                 },

@@ -36,6 +36,7 @@ pub mod hazard;
 mod matmul;
 
 use crate::error::{ErrorKind, TensixError};
+use crate::formats::DataFormat;
 use crate::state::{DestAccessCfg, Dst, SrcData};
 use bhemu_isa::tensix::{blackhole, wormhole, Arch};
 
@@ -48,24 +49,6 @@ pub enum SrcAStyle {
     Int8,
 }
 
-/// The 4-bit data format codes (`Packers/FormatConversion.md`).
-pub mod format_code {
-    pub const FP32: u8 = 0;
-    pub const FP16: u8 = 1;
-    pub const BFP8A: u8 = 2;
-    pub const BFP4A: u8 = 3;
-    pub const TF32: u8 = 4;
-    pub const BF16: u8 = 5;
-    pub const BFP8: u8 = 6;
-    pub const BFP4: u8 = 7;
-    pub const INT32: u8 = 8;
-    pub const INT16: u8 = 9;
-    pub const FP8: u8 = 10;
-    pub const BFP2A: u8 = 11;
-    pub const INT8: u8 = 14;
-    pub const BFP2: u8 = 15;
-}
-
 /// The configuration bits that choose the data formats.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MathFormat {
@@ -73,8 +56,9 @@ pub struct MathFormat {
     pub fp16a_force: bool,
     /// `ALU_ACC_CTRL_INT8_math_enabled`.
     pub int8_math_enabled: bool,
-    /// The selected SrcA format code (override or `ALU_FORMAT_SPEC_REG0_SrcA`), see [`format_code`].
-    pub src_a_format: u8,
+    /// The selected SrcA format code (`ALU_FORMAT_SPEC_REG_SrcA_override ?
+    /// ALU_FORMAT_SPEC_REG_SrcA_val : ALU_FORMAT_SPEC_REG0_SrcA`), a [`DataFormat`] code.
+    pub src_a_format: u32,
     /// `ALU_ACC_CTRL_Fp32_enabled`.
     pub fp32_enabled: bool,
 }
@@ -83,18 +67,17 @@ impl MathFormat {
     /// `SrcAStyle` and `UseDst32b` as every Matrix Unit page determines them. `None` for the
     /// format codes 12 and 13, which no page assigns a meaning.
     pub fn style(&self) -> Option<(SrcAStyle, bool)> {
-        use format_code::*;
+        use DataFormat::*;
         if self.fp16a_force {
             return Some((SrcAStyle::Fp16, false));
         }
         if self.int8_math_enabled {
             return Some((SrcAStyle::Int8, true));
         }
-        let style = match self.src_a_format {
-            FP32 | BF16 | BFP8 | BFP4 | BFP2 | INT32 | INT16 => SrcAStyle::Bf16,
-            FP16 | FP8 | BFP8A | BFP4A | BFP2A | INT8 => SrcAStyle::Fp16,
-            TF32 => SrcAStyle::Tf32,
-            _ => return None,
+        let style = match DataFormat::from_code(self.src_a_format)? {
+            Fp32 | Bf16 | Bfp8 | Bfp4 | Bfp2 | Int32 | Int16 => SrcAStyle::Bf16,
+            Fp16 | Fp8 | Bfp8a | Bfp4a | Bfp2a | Int8 => SrcAStyle::Fp16,
+            Tf32 => SrcAStyle::Tf32,
         };
         Some((style, self.fp32_enabled))
     }

@@ -430,6 +430,7 @@ fn retired_reports_flips_addr_mode_and_rows() {
     let rows = bhemu_tensix::matrix::DstRows {
         first: 0x30,
         count: 8,
+        wide: false,
     };
     assert_eq!((r.dst_read, r.dst_written), (Some(rows), Some(rows)));
 }

@@ -220,7 +220,7 @@ fn fill_random_bits(m: &mut Machine, r: &mut Rng) {
 
 #[test]
 fn gmpool_matches_reference_in_every_format_with_and_without_argmax() {
-    let mut r = Rng(0x6a9_6a9_0001);
+    let mut r = Rng(0x006a_96a9_0001);
     // 16 results per instruction: 6,400 instructions per format in release builds.
     let rounds = ROUNDS * 8;
     for (style, dst32, format) in configs() {
@@ -259,8 +259,8 @@ fn bf16_src(v: f32) -> u32 {
 /// starts at `dst`.
 fn argmax_of(col: [f32; 16], dst: u32) -> u32 {
     let mut m = Machine::new();
-    for i in 0..16 {
-        m.src_a.write(0, i, 0, bf16_src(col[i]));
+    for (i, &v) in col.iter().enumerate() {
+        m.src_a.write(0, i, 0, bf16_src(v));
         m.src_b.write(0, 0, i, bf16_src(1.0));
     }
     m.reference.w32(0, 0, dst);

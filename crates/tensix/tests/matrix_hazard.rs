@@ -17,7 +17,11 @@ fn at(word: u32, cycle: u64) -> DstAccess {
 }
 
 fn rows(first: u32, count: u32) -> DstRows {
-    DstRows { first, count }
+    DstRows {
+        first,
+        count,
+        wide: false,
+    }
 }
 
 #[test]

@@ -22,10 +22,11 @@ fn src_b_at(ctx: &MatrixCtx<'_>, f: &Elw, b_row: usize, i: usize, j: usize) -> u
     ctx.src_b.read(ctx.regs.src_b_bank, r, c)
 }
 
-fn retired(f: &Elw, dst_row: u32, reads_dst: bool) -> Retired {
+fn retired(f: &Elw, dst_row: u32, reads_dst: bool, wide: bool) -> Retired {
     let rows = DstRows {
         first: dst_row,
         count: 8,
+        wide,
     };
     Retired {
         flip_src_a: f.flip_a,
@@ -82,7 +83,7 @@ fn add_or_sub(
             }
         }
     }
-    retired(f, dst_row, f.add_dst)
+    retired(f, dst_row, f.add_dst, dst32)
 }
 
 /// ELWMUL: `Dst += SrcA * SrcB`, the operands reduced to the fidelity phase's bits.
@@ -109,5 +110,5 @@ pub(super) fn elwmul(
             }
         }
     }
-    retired(f, dst_row, true)
+    retired(f, dst_row, true, dst32)
 }

@@ -4,6 +4,7 @@
 //! WormholeB0/TensixTile/TensixCoprocessor/GMPOOL.md` (`ReadDst`, `WriteDst`,
 //! `ReadAndScaleSrc`, `AsComparable`).
 
+use super::zeroacc::DstUndefined;
 use super::{DstRows, Gmpool, MatrixCtx, Retired, SrcAStyle};
 
 /// Where the result goes in Dst: the page's `DstStyle`.
@@ -119,6 +120,7 @@ const NONLINEAR_I_TRANSFORM: [u8; 8] = [0, 3, 6, 1, 4, 7, 2, 5];
 /// GMPOOL.
 pub(super) fn gmpool(
     ctx: &mut MatrixCtx<'_>,
+    undefined: &DstUndefined,
     (style, dst32): (SrcAStyle, bool),
     f: &Gmpool,
 ) -> Retired {
@@ -147,7 +149,14 @@ pub(super) fn gmpool(
     let dst_row = (f.dst + ctx.regs.dst_row_base) & 0x3fc;
     let cfg = ctx.regs.dest_access;
     for j in 0..16 {
-        let mut dst_val = if dst32 {
+        // Undefined rows read as minus infinity, all bits set (ZEROACC.md).
+        let mut dst_val = if undefined.view_row_undefined(dst_row, dst32, cfg) {
+            if dst32 {
+                0xffff_ffff
+            } else {
+                0xffff_0000
+            }
+        } else if dst32 {
             ctx.dst.read32(dst_row, j, cfg)
         } else {
             (ctx.dst.read16(dst_row, j, cfg) as u32) << 16
@@ -182,7 +191,12 @@ pub(super) fn gmpool(
             ctx.dst.write32(dst_row, j, dst_val, cfg);
             for i in 1..4 {
                 let v = if f.arg_max {
-                    ctx.dst.read32(dst_row + i, j, cfg).wrapping_add(0x100) & 0xf00
+                    let old = if undefined.view_row_undefined(dst_row + i, true, cfg) {
+                        0xffff_ffff
+                    } else {
+                        ctx.dst.read32(dst_row + i, j, cfg)
+                    };
+                    old.wrapping_add(0x100) & 0xf00
                 } else {
                     0
                 };
@@ -203,10 +217,12 @@ pub(super) fn gmpool(
         dst_read: Some(DstRows {
             first: dst_row,
             count: if f.arg_max && dst32 { 4 } else { 1 },
+            wide: dst32,
         }),
         dst_written: Some(DstRows {
             first: dst_row,
             count: 4,
+            wide: dst32,
         }),
     }
 }

@@ -89,6 +89,7 @@ pub(super) fn mvmul(
     let rows = DstRows {
         first: dst_row,
         count: num_rows,
+        wide: dst32,
     };
     Ok(Retired {
         flip_src_a: f.flip_a,

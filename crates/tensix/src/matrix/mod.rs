@@ -34,6 +34,7 @@ pub mod formats;
 mod gmpool;
 pub mod hazard;
 mod matmul;
+pub mod zeroacc;
 
 use crate::error::{ErrorKind, TensixError};
 use crate::formats::DataFormat;
@@ -126,6 +127,8 @@ pub enum MatrixOp {
     Gapool(Matmul),
     /// Column max of SrcA into a Dst row, optionally with argmax.
     Gmpool(Gmpool),
+    /// Mark Dst rows undefined.
+    Zeroacc(zeroacc::Zeroacc),
     /// Reset the packers' exponent histograms: left to the dispatcher.
     Clrexphist,
     /// CONV3S1, CONV3S2, APOOL3S1, APOOL3S2, MFCONV3S1: `Dst += 0` (MatrixUnit.md, legacy).
@@ -291,6 +294,19 @@ impl MatrixOp {
                 max_pool_index_en,
                 dst,
             )),
+            I::Zeroacc {
+                clear_mode,
+                use_32_bit_mode,
+                clear_zero_flags,
+                addr_mode,
+                where_,
+            } => MatrixOp::Zeroacc(zeroacc::Zeroacc {
+                mode: clear_mode & 3,
+                use_dst32b: use_32_bit_mode != 0 || clear_mode & 4 != 0,
+                addr_mode,
+                imm: where_ as u32,
+                undocumented: ((clear_mode >> 3) as u32) | ((clear_zero_flags as u32) << 2),
+            }),
             I::Clrexphist => MatrixOp::Clrexphist,
             I::Conv3s1 {
                 clear_dvalid,
@@ -410,6 +426,20 @@ impl MatrixOp {
                 max_pool_index_en,
                 dst,
             )),
+            I::Zeroacc {
+                clear_mode,
+                addr_mode,
+                dst,
+            } => MatrixOp::Zeroacc(zeroacc::Zeroacc {
+                mode: clear_mode & 3,
+                use_dst32b: clear_mode & 4 != 0,
+                // AddrMod is bits 15-16; bit 18 is Revert (undefined behaviour), bit 17 unused.
+                addr_mode: addr_mode & 3,
+                imm: (dst & 0x3ff) as u32,
+                undocumented: ((clear_mode >> 3) as u32)
+                    | (((addr_mode >> 2) as u32) << 2)
+                    | (((dst >> 10) as u32) << 4),
+            }),
             I::Clrexphist => MatrixOp::Clrexphist,
             I::Conv3s1 {
                 clear_dvalid,
@@ -460,6 +490,8 @@ impl MatrixOp {
 pub struct DstRows {
     pub first: u32,
     pub count: u32,
+    /// Rows of the 32-bit view (`Dst32b`) rather than `Dst16b`.
+    pub wide: bool,
 }
 
 /// What the dispatcher still has to do after [`MatrixUnit::execute`].
@@ -478,15 +510,23 @@ pub struct Retired {
     pub dst_written: Option<DstRows>,
 }
 
-/// The Matrix Unit's own state: the optional Dst hazard checker.
+/// The Matrix Unit's own state: which Dst rows ZEROACC left undefined, and the optional Dst
+/// hazard checker.
 #[derive(Clone, Debug, Default)]
 pub struct MatrixUnit {
+    pub undefined: zeroacc::DstUndefined,
     pub hazards: hazard::DstHazards,
 }
 
 impl MatrixUnit {
     pub fn new() -> Self {
         MatrixUnit::default()
+    }
+
+    /// Another unit wrote these Dst rows (unpacker to Dst, SFPSTORE, MOVA2D/MOVB2D, a RISC-V
+    /// store): they are no longer undefined (ZEROACC.md).
+    pub fn dst_rows_defined(&mut self, rows: DstRows, cfg: DestAccessCfg) {
+        self.undefined.define(rows, cfg);
     }
 
     /// Applies `word` (an instruction of `arch` executed by the Matrix Unit) to `ctx`.
@@ -551,7 +591,20 @@ impl MatrixUnit {
                         f.undocumented
                     )));
                 }
-                gmpool::gmpool(ctx, style()?, &f)
+                gmpool::gmpool(ctx, &self.undefined, style()?, &f)
+            }
+            MatrixOp::Zeroacc(f) => {
+                if f.undocumented != 0 {
+                    return Err(undefined(format!(
+                        "undocumented ZEROACC bits {:#x} set",
+                        f.undocumented
+                    )));
+                }
+                let dst32 = format.fp32_enabled || format.int8_math_enabled;
+                let r = zeroacc::zeroacc(ctx, &mut self.undefined, &f, dst32);
+                self.hazards
+                    .note_matrix_unit(&r, word, ctx.thread, ctx.cycle);
+                return Ok(r);
             }
             MatrixOp::Clrexphist => Retired {
                 clear_exp_hist: true,
@@ -575,6 +628,9 @@ impl MatrixUnit {
                 ))
             }
         };
+        if let Some(rows) = retired.dst_written {
+            self.undefined.define(rows, ctx.regs.dest_access);
+        }
         self.hazards
             .note_matrix_unit(&retired, word, ctx.thread, ctx.cycle);
         Ok(retired)

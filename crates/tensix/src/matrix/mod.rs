@@ -10,7 +10,8 @@
 //!
 //! [`MatrixUnit::execute`] applies one instruction's data effects when it is dispatched to the
 //! Matrix Unit. The dispatcher has already waited at the Wait Gate for SrcA/SrcB bank
-//! ownership and resolves everything that depends on thread state into a [`MathRegs`]:
+//! ownership and resolves everything that depends on thread state into a [`MathRegs`]
+//! ([`MathRegs::resolve`] does it from [`crate::state::TensixState`] and the bank pointers):
 //!
 //! | field | the documentation's expression |
 //! |---|---|
@@ -27,6 +28,15 @@
 //! (for timing and the optional [`hazard`] checker, which `execute` feeds itself when enabled).
 //! Undefined behaviour (a reserved SrcA format, an undocumented modifier bit, SrcA rows past
 //! 63) is a [`TensixError`] of kind [`ErrorKind::Undefined`] naming the thread, word and cycle.
+//!
+//! ```ignore
+//! let regs = MathRegs::resolve(&state, thread, &banks);           // before ApplyAddrMod
+//! let mut ctx = MatrixCtx { src_a: &state.src_a, src_b: &state.src_b, dst: &mut state.dst,
+//!                           regs, thread: thread as u8, cycle };
+//! let retired = matrix_unit.execute(arch, word, &mut ctx)?;
+//! if let Some(m) = retired.addr_mode { state.apply_addr_mod(thread, m as usize, true); }
+//! // + bank flips (retired.flip_src_a/b), CLREXPHIST, and `dst_rows_defined` for other writers
+//! ```
 pub mod arith;
 pub mod bench;
 mod elw;
@@ -34,6 +44,7 @@ pub mod formats;
 mod gmpool;
 pub mod hazard;
 mod matmul;
+mod resolve;
 pub mod zeroacc;
 
 use crate::error::{ErrorKind, TensixError};

@@ -110,11 +110,12 @@ pub fn src_b_int8_fidelity_mask(phase: u8) -> u32 {
 
 /// One output of MVMUL's multiplier/adder tree: `x = 0; x += b[k] * a[k]` for k = 0..16 in
 /// order, each product and each partial sum a rounded `float` operation. The operands are
-/// already reduced to the fidelity phase's bits.
+/// already reduced to the fidelity phase's bits (at most 7 and 5 significant bits), so each
+/// product is exact and only needs the flush; the sums are rounded.
 pub fn dot16(b_row: &[f64; 16], a_col: &[f64; 16]) -> f64 {
     let mut x = 0.0f64;
     for k in 0..16 {
-        x = fadd(x, fmul(b_row[k], a_col[k]));
+        x = fadd(x, flush(b_row[k] * a_col[k]));
     }
     x
 }

@@ -19,22 +19,15 @@ const FP16_MAX: f64 = 131008.0;
 /// 2^-14: the smallest normal FP16 magnitude.
 const FP16_MIN_NORMAL: f64 = 6.103515625e-5;
 
-fn signed(sign: u32, magnitude: f64) -> f64 {
-    if sign != 0 {
-        -magnitude
-    } else {
-        magnitude
-    }
-}
-
 /// `(1 + man / 2^man_bits) * 2^(exp - bias)`, or a signed zero for exponent 0 (denormals are
-/// flushed).
+/// flushed). Built directly as `f64` bits: every such value is a normal `f64`.
 fn from_fields(sign: u32, exp: u32, man: u32, man_bits: i32, bias: i32) -> f64 {
+    let sign_bit = (sign as u64) << 63;
     if exp == 0 {
-        return signed(sign, 0.0);
+        return f64::from_bits(sign_bit);
     }
-    let significand = ((1u32 << man_bits) | man) as f64;
-    signed(sign, significand * 2f64.powi(exp as i32 - bias - man_bits))
+    let e = (exp as i32 - bias + 1023) as u64;
+    f64::from_bits(sign_bit | (e << 52) | ((man as u64) << (52 - man_bits)))
 }
 
 /// An IEEE-layout BF16 / FP16 bit pattern's value, the Matrix Unit's way.

@@ -276,11 +276,16 @@ impl MatrixOp {
             } => MatrixOp::Mvmul(matmul(clear_dvalid, instr_mod19, addr_mode, dst, true)),
             I::Dotpv {
                 clear_dvalid,
+                dest_accum_en,
                 instr_mod19,
                 addr_mode,
                 dst,
-                ..
-            } => MatrixOp::Dotpv(matmul(clear_dvalid, instr_mod19, addr_mode, dst, false)),
+            } => {
+                // `TT_DOTPV` fixes both the accumulate bit and the modifier to zero.
+                let mut m = matmul(clear_dvalid, instr_mod19, addr_mode, dst, false);
+                m.undocumented |= (dest_accum_en as u32) << 3;
+                MatrixOp::Dotpv(m)
+            }
             I::Gapool {
                 clear_dvalid,
                 instr_mod19,
@@ -408,11 +413,16 @@ impl MatrixOp {
             } => MatrixOp::Mvmul(matmul(clear_dvalid, instr_mod19, addr_mode, dst, true)),
             I::Dotpv {
                 clear_dvalid,
+                dest_accum_en,
                 instr_mod19,
                 addr_mode,
                 dst,
-                ..
-            } => MatrixOp::Dotpv(matmul(clear_dvalid, instr_mod19, addr_mode, dst, false)),
+            } => {
+                // `TT_DOTPV` fixes both the accumulate bit and the modifier to zero.
+                let mut m = matmul(clear_dvalid, instr_mod19, addr_mode, dst, false);
+                m.undocumented |= (dest_accum_en as u32) << 3;
+                MatrixOp::Dotpv(m)
+            }
             I::Gapool {
                 clear_dvalid,
                 instr_mod19,

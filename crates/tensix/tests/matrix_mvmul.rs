@@ -33,7 +33,7 @@ fn word(kind: Kind, clear_dvalid: u8, dst: u16) -> u32 {
         },
         Kind::Gapool => Insn::Gapool {
             clear_dvalid,
-            instr_mod19: 0,
+            instr_mod19: 1, // tt-llk's DIM_16X16
             pool_addr_mode: 0,
             max_pool_index_en: 0,
             dst,

@@ -217,3 +217,35 @@ fn undocumented_zeroacc_bits_are_undefined() {
         Ok(r) => panic!("accepted: {r:?}"),
     }
 }
+
+#[test]
+fn clear_zero_flags_is_accepted_as_tt_llk_sets_it() {
+    // tt-llk clears 16-row blocks with clear_zero_flags = 1; zero flags are not modelled.
+    let w = Insn::Zeroacc {
+        clear_mode: 1,
+        use_32_bit_mode: 0,
+        clear_zero_flags: 1,
+        addr_mode: 3,
+        where_: 2,
+    }
+    .encode();
+    let mut m = filled();
+    let r = m
+        .run(w, regs(bf16(false), 0, 0, 0, 0))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    for row in 32..48 {
+        m.reference.0[row] = [0; 16];
+    }
+    m.assert_dst_matches("ZEROACC 16 rows with clear_zero_flags");
+    assert_eq!(r.addr_mode, Some(3));
+}
+
+#[test]
+fn where_0xff_in_sixteen_row_mode_only_applies_the_address_mode() {
+    let mut m = filled();
+    let r = m
+        .run(zeroacc(1, false, 0xff), regs(bf16(false), 0, 0, 0, 0))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    m.assert_dst_matches("ZEROACC 16 rows, block 255");
+    assert_eq!((r.addr_mode, r.dst_written), (Some(3), None));
+}

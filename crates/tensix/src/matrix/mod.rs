@@ -293,8 +293,10 @@ impl MatrixOp {
                 max_pool_index_en,
                 dst,
             } => {
+                // Bit 0 of the modifier is tt-llk's `DIM_16X16`, which GAPOOL's model does not
+                // depend on; the other bits and the index enable are undocumented for GAPOOL.
                 let mut m = matmul(clear_dvalid, 0, pool_addr_mode, dst, false);
-                m.undocumented = (instr_mod19 as u32) | ((max_pool_index_en as u32) << 3);
+                m.undocumented = ((instr_mod19 & !1) as u32) | ((max_pool_index_en as u32) << 3);
                 MatrixOp::Gapool(m)
             }
             I::Gmpool {
@@ -313,7 +315,7 @@ impl MatrixOp {
             I::Zeroacc {
                 clear_mode,
                 use_32_bit_mode,
-                clear_zero_flags,
+                clear_zero_flags: _,
                 addr_mode,
                 where_,
             } => MatrixOp::Zeroacc(zeroacc::Zeroacc {
@@ -321,7 +323,8 @@ impl MatrixOp {
                 use_dst32b: use_32_bit_mode != 0 || clear_mode & 4 != 0,
                 addr_mode,
                 imm: where_ as u32,
-                undocumented: ((clear_mode >> 3) as u32) | ((clear_zero_flags as u32) << 2),
+                // `clear_zero_flags` (used by tt-llk) resets zero flags bhemu does not model.
+                undocumented: (clear_mode >> 3) as u32,
             }),
             I::Clrexphist => MatrixOp::Clrexphist,
             I::Conv3s1 {
@@ -430,8 +433,10 @@ impl MatrixOp {
                 max_pool_index_en,
                 dst,
             } => {
+                // Bit 0 of the modifier is tt-llk's `DIM_16X16`, which GAPOOL's model does not
+                // depend on; the other bits and the index enable are undocumented for GAPOOL.
                 let mut m = matmul(clear_dvalid, 0, addr_mode, dst, false);
-                m.undocumented = (instr_mod19 as u32) | ((max_pool_index_en as u32) << 3);
+                m.undocumented = ((instr_mod19 & !1) as u32) | ((max_pool_index_en as u32) << 3);
                 MatrixOp::Gapool(m)
             }
             I::Gmpool {

@@ -11,8 +11,9 @@
 //! [`super::MatrixUnit::dst_rows_defined`].
 //!
 //! Blackhole encoding (no Blackhole page): `clear_mode` bits 0-1 are `Mode`, bit 2 (Wormhole's
-//! `UseDst32b` position) or `use_32_bit_mode` select 32-bit rows; other `clear_mode` bits and
-//! `clear_zero_flags` are undocumented and reported. Wormhole's `Revert` bit is not decoded
+//! `UseDst32b` position) or `use_32_bit_mode` select 32-bit rows; other `clear_mode` bits are
+//! undocumented and reported. `clear_zero_flags` (set by tt-llk's 16-row clears) resets the
+//! per-row zero flags that bhemu does not model, so it changes nothing here. Wormhole's `Revert` bit is not decoded
 //! by `bhemu_isa`, so Revert (itself undefined behaviour) never reaches here.
 use super::{DstRows, MatrixCtx, Retired};
 use crate::state::{adj16, adj32, DestAccessCfg, DST_COLS, DST_ROWS};

@@ -81,6 +81,13 @@ fn blocks(rows: DstRows) -> impl Iterator<Item = usize> {
 }
 
 impl DstHazards {
+    /// A checker enabled when the environment variable [`ENV_VAR`] is `1`.
+    pub fn from_env() -> Self {
+        let mut h = DstHazards::default();
+        h.set_enabled(std::env::var(ENV_VAR).is_ok_and(|v| v == "1"));
+        h
+    }
+
     /// Whether reads too early are reported.
     pub fn enabled(&self) -> bool {
         self.enabled

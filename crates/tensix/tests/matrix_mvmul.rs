@@ -423,3 +423,76 @@ fn clrexphist_asks_the_dispatcher_to_reset_the_packer_histograms() {
     assert!(ret.clear_exp_hist);
     assert_eq!(ret.dst_written, None);
 }
+
+#[test]
+fn mvmul_exponent_255_products_stay_finite_inside_the_adder_chain() {
+    // FloatBitPatterns.md: exponent 255 is a finite 2^128-ish value to the FPU. SrcB row 0 =
+    // [2^128, -2^128], SrcA column 0 = [3, 3]: 3*2^128 - 3*2^128 = 0, no NaN.
+    let mut m = Machine::new();
+    m.src_b.write(0, 0, 0, src_fp(0, 0, 255));
+    m.src_b.write(0, 0, 1, src_fp(1, 0, 255));
+    for k in 0..2 {
+        m.src_a.write(0, k, 0, src_fp(0, 0x200, 128));
+    }
+    run(&mut m, word(Kind::Mvmul, 0, 0), bf16_fp32(), 0, 0, 0);
+    assert_eq!(fp32_at(&m, 0, 0).to_bits(), 0);
+}
+
+#[test]
+fn mvmul_results_too_large_are_written_as_exponent_255_mantissa_0() {
+    let mut m = Machine::new();
+    m.src_b.write(0, 0, 0, src_fp(1, 0, 200));
+    m.src_a.write(0, 0, 0, src_fp(0, 0, 200)); // -(2^73 * 2^73) = -2^146
+    run(&mut m, word(Kind::Mvmul, 0, 0), bf16_fp32(), 0, 0, 0);
+    assert_eq!(fp32_at(&m, 0, 0).to_bits(), 0xff80_0000);
+    // In BF16 Dst too: sign, mantissa 0, exponent 255.
+    let mut m = Machine::new();
+    m.src_b.write(0, 0, 0, src_fp(1, 0, 200));
+    m.src_a.write(0, 0, 0, src_fp(0, 0, 200));
+    run(&mut m, word(Kind::Mvmul, 0, 0), configs()[0].2, 0, 0, 0);
+    assert_eq!(m.dst.bits()[0][0], 0x80ff);
+}
+
+#[test]
+fn mvmul_products_below_the_smallest_normal_are_flushed() {
+    // 2^-70 * 2^-70 = 2^-140: flushed to zero, so 1.0 in Dst stays exactly 1.0.
+    let mut m = Machine::new();
+    m.src_b.write(0, 0, 0, src_fp(0, 0, 127 - 70));
+    m.src_a.write(0, 0, 0, src_fp(0, 0, 127 - 70));
+    m.reference.w32(0, 0, ieee_to_dst32(1.0f32.to_bits()));
+    m.sync_dst_from_reference();
+    run(&mut m, word(Kind::Mvmul, 0, 0), bf16_fp32(), 0, 0, 0);
+    assert_eq!(fp32_at(&m, 0, 0), 1.0);
+}
+
+#[test]
+fn wormhole_words_decode_to_the_same_operations() {
+    use bhemu_isa::tensix::wormhole::Insn as W;
+    use bhemu_isa::tensix::Arch;
+    use bhemu_tensix::matrix::MatrixOp;
+    let w = W::Elwadd {
+        clear_dvalid: 2,
+        dest_accum_en: 1,
+        instr_mod19: 3,
+        addr_mode: 1,
+        dst: 24,
+    }
+    .encode();
+    match MatrixOp::decode(Arch::WormholeB0, w) {
+        Some(MatrixOp::Elwadd(e)) => {
+            assert!(!e.flip_a && e.flip_b && e.add_dst && e.broadcast_row && e.broadcast_col0);
+            assert_eq!((e.addr_mode, e.dst), (1, 24));
+        }
+        other => panic!("{other:?}"),
+    }
+    let w = W::Mvmul {
+        clear_dvalid: 0,
+        instr_mod19: 1,
+        addr_mode: 0,
+        dst: 8,
+    }
+    .encode();
+    assert!(
+        matches!(MatrixOp::decode(Arch::WormholeB0, w), Some(MatrixOp::Mvmul(m)) if m.broadcast_row && m.dst == 8)
+    );
+}

@@ -28,6 +28,8 @@ use crate::replay_expander::ReplayExpander;
 use crate::src_banks::{Src, SrcBanks, SrcClient};
 use crate::state::TensixState;
 use crate::sync_unit::SyncUnit;
+use crate::units::exec::Exec;
+use crate::units::{Ctx, NoMemory, TensixMemory};
 use crate::wait_gate::{Latch, WaitGate};
 
 /// Number of Tensix threads (T0, T1, T2).
@@ -446,13 +448,19 @@ impl Coprocessor {
     /// Advance one cycle. Errors: undefined behaviour (strict mode), an unknown opcode
     /// reaching a gate, or an ATGETM/ATRELM hang (strict mode).
     pub fn step(&mut self, cycle: u64) -> Result<(), TensixError> {
+        self.step_with(cycle, &mut NoMemory)
+    }
+
+    /// Advance one cycle with `mem` as the tile's L1, which unpackers read and packers
+    /// write (see `crate::units` for when each unit applies its effects).
+    pub fn step_with(&mut self, cycle: u64, mem: &mut dyn TensixMemory) -> Result<(), TensixError> {
         self.now = cycle;
         self.progressed = std::mem::take(&mut self.pushed);
-        self.backend_phase(cycle);
+        self.backend_phase(cycle, mem)?;
         if self.sync.serve_window_write(cycle) {
             self.progressed = true;
         }
-        self.gate_phase(cycle)?;
+        self.gate_phase(cycle, mem)?;
         for t in 0..THREADS {
             self.frontend_phase(t, cycle);
         }
@@ -460,7 +468,7 @@ impl Coprocessor {
         Ok(())
     }
 
-    fn backend_phase(&mut self, cycle: u64) {
+    fn backend_phase(&mut self, cycle: u64, mem: &mut dyn TensixMemory) -> Result<(), TensixError> {
         let banks = &mut self.banks;
         let mut progressed = false;
         for (ui, pipe) in self.backend.pipes.iter_mut().enumerate() {
@@ -477,6 +485,21 @@ impl Coprocessor {
                 if !banks.unpack_blocked(src) {
                     e.done_at = Some(cycle + e.insn.latency.max(1) as u64);
                     progressed = true;
+                    // A waiting UNPACR reads its configuration and counters, and moves its
+                    // data, when it starts.
+                    execute_data(
+                        DataCtx {
+                            arch: self.arch,
+                            mode: self.mode,
+                            state: &mut self.state,
+                            banks,
+                            warnings: &mut self.warnings,
+                        },
+                        e.thread as usize,
+                        e.insn.word,
+                        cycle,
+                        mem,
+                    )?;
                 }
             }
             let mut i = 0;
@@ -486,6 +509,7 @@ impl Coprocessor {
                     Some(d) if d <= cycle => {
                         pipe.entries.remove(i);
                         progressed = true;
+
                         match e.insn.op {
                             Op::Unpacr { flip: true } | Op::UnpacrNop { set_dvalid: true } => {
                                 banks.give_to_math(if unit == Unit::Unpack1 {
@@ -517,9 +541,10 @@ impl Coprocessor {
         if progressed {
             self.progressed = true;
         }
+        Ok(())
     }
 
-    fn gate_phase(&mut self, cycle: u64) -> Result<(), TensixError> {
+    fn gate_phase(&mut self, cycle: u64, mem: &mut dyn TensixMemory) -> Result<(), TensixError> {
         let active: [u16; THREADS] = std::array::from_fn(|t| self.conditions(t));
         let mut candidate = [false; THREADS];
         let mut release = [false; THREADS];
@@ -579,7 +604,7 @@ impl Coprocessor {
             let Some(insn) = self.threads[t].gate.slot else {
                 continue;
             };
-            if self.try_dispatch(t, insn, cycle, atgetm_ok[t])? {
+            if self.try_dispatch(t, insn, cycle, atgetm_ok[t], mem)? {
                 self.threads[t].gate.slot = None;
                 self.progressed = true;
                 if let Some(log) = self.log.as_mut() {
@@ -624,6 +649,7 @@ impl Coprocessor {
         insn: Insn,
         cycle: u64,
         atgetm_ok: bool,
+        mem: &mut dyn TensixMemory,
     ) -> Result<bool, TensixError> {
         let tt = t as u8;
         match insn.op {
@@ -795,6 +821,23 @@ impl Coprocessor {
         if insn.unit != Unit::None {
             self.backend.accept(insn.unit, tt, insn, cycle, waits);
         }
+        // Data effects at dispatch; an UNPACR that must wait inside its unpacker for its
+        // bank applies them when it starts (backend phase).
+        if !waits {
+            execute_data(
+                DataCtx {
+                    arch: self.arch,
+                    mode: self.mode,
+                    state: &mut self.state,
+                    banks: &self.banks,
+                    warnings: &mut self.warnings,
+                },
+                t,
+                insn.word,
+                cycle,
+                mem,
+            )?;
+        }
         Ok(true)
     }
 
@@ -959,6 +1002,46 @@ impl Coprocessor {
             Src::B => self.banks.b[bank & 1],
         }
     }
+}
+
+/// The pieces of the coprocessor a data effect touches (borrowed field by field, so the
+/// backend loop can call it while it holds its pipes).
+struct DataCtx<'a> {
+    arch: Arch,
+    mode: Mode,
+    state: &'a mut TensixState,
+    banks: &'a SrcBanks,
+    warnings: &'a mut Vec<TensixError>,
+}
+
+/// Applies one instruction's data effects through the generated visitor (Blackhole only;
+/// Wormhole B0 stays frontend-only).
+fn execute_data(
+    d: DataCtx,
+    thread: usize,
+    word: u32,
+    cycle: u64,
+    mem: &mut dyn TensixMemory,
+) -> Result<(), TensixError> {
+    if d.arch != Arch::Blackhole {
+        return Ok(());
+    }
+    let insn = bhemu_isa::tensix::blackhole::Insn::decode(word);
+    let mut ctx = Ctx {
+        state: d.state,
+        banks: d.banks,
+        mem,
+        thread,
+        cycle,
+        word,
+        mode: d.mode,
+        warnings: d.warnings,
+    };
+    let mut ex = Exec {
+        ctx: &mut ctx,
+        insn,
+    };
+    bhemu_isa::tensix::blackhole::visit(&insn, &mut ex)
 }
 
 fn valid_mutex_text(arch: Arch) -> &'static str {

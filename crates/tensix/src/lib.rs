@@ -45,6 +45,7 @@ pub mod semaphores;
 pub mod src_banks;
 pub mod state;
 pub mod sync_unit;
+pub mod units;
 pub mod wait_gate;
 
 pub use bhemu_isa::tensix::Arch;
@@ -53,3 +54,4 @@ pub use error::{ErrorKind, TensixError, ThreadWait};
 pub use fifo::{Pushed, FIFO_SLOTS};
 pub use src_banks::{Src, SrcClient};
 pub use state::TensixState;
+pub use units::{FlatL1, NoMemory, TensixMemory};

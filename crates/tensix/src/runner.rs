@@ -11,7 +11,9 @@ use serde_json::{json, Map, Value};
 use crate::coprocessor::{Coprocessor, Mode, PushSource, THREADS};
 use crate::error::{ErrorKind, TensixError};
 use crate::fifo::Pushed;
-use crate::program::Program;
+use crate::formats::{read_dst_bf16, read_dst_fp16, read_dst_fp32};
+use crate::program::{Dump, ElemFormat, Program};
+use crate::units::{FlatL1, TensixMemory};
 
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions {
@@ -41,6 +43,43 @@ pub struct RunResult {
     pub mutexes: Vec<(u32, Option<u8>)>,
     pub error: Option<TensixError>,
     pub warnings: Vec<TensixError>,
+    /// The program's `dump` lines, taken after the run (also after an error).
+    pub dumps: Vec<DumpResult>,
+}
+
+/// One dump: what was dumped and each element's bits (IEEE layout for floats).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DumpResult {
+    /// `l1 0x20000` or `dst 0..63`.
+    pub what: String,
+    pub format: ElemFormat,
+    pub bits: Vec<u32>,
+}
+
+impl DumpResult {
+    /// Element `i` as a number (floats decoded from their bits).
+    pub fn value(&self, i: usize) -> f64 {
+        let b = self.bits[i];
+        match self.format {
+            ElemFormat::Bf16 => f32::from_bits(b << 16) as f64,
+            ElemFormat::Fp32 => f32::from_bits(b) as f64,
+            ElemFormat::Fp16 => fp16_value(b as u16),
+            _ => b as f64,
+        }
+    }
+}
+
+/// The value of an FP16 bit pattern, IEEE reading (FloatBitPatterns.md: exponent 31 is a
+/// normal exponent on the coprocessor; printed here as IEEE would, for the user's tools).
+fn fp16_value(h: u16) -> f64 {
+    let s = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = (h & 0x3ff) as f64;
+    if e == 0 {
+        s * m * 2f64.powi(-24)
+    } else {
+        s * (1.0 + m / 1024.0) * 2f64.powi(e - 15)
+    }
 }
 
 impl RunResult {
@@ -88,7 +127,25 @@ impl RunResult {
                 json!({"kind": e.kind.name(), "message": error_sentence(e), "threads": threads})
             }
         };
-        json!({"cycles": self.cycles, "threads": threads, "semaphores": sems, "mutexes": Value::Object(mutexes), "error": error})
+        let dumps: Vec<Value> = self
+            .dumps
+            .iter()
+            .map(|d| {
+                let width = 2 * d.format.size();
+                let bits: Vec<Value> = d
+                    .bits
+                    .iter()
+                    .map(|b| json!(format!("{b:#0w$x}", w = width + 2)))
+                    .collect();
+                let values: Vec<Value> = (0..d.bits.len())
+                    .map(|i| {
+                        serde_json::Number::from_f64(d.value(i)).map_or(Value::Null, Value::Number)
+                    })
+                    .collect();
+                json!({"what": d.what, "format": d.format.name(), "bits": bits, "values": values})
+            })
+            .collect();
+        json!({"cycles": self.cycles, "threads": threads, "semaphores": sems, "mutexes": Value::Object(mutexes), "error": error, "dumps": dumps})
     }
 
     pub fn to_text(&self) -> String {
@@ -117,6 +174,16 @@ impl RunResult {
             }
         }
         s.push_str(&format!("\ncycles: {}\n", self.cycles));
+        for d in &self.dumps {
+            s.push_str(&format!("dump {} {}:", d.what, d.format.name()));
+            for (i, b) in d.bits.iter().enumerate() {
+                if i % 8 == 0 {
+                    s.push_str("\n ");
+                }
+                s.push_str(&format!(" {}({b:#x})", d.value(i)));
+            }
+            s.push('\n');
+        }
         for w in &self.warnings {
             s.push_str(&format!("warning: {w}\n"));
         }
@@ -154,10 +221,33 @@ pub fn run(program: &Program, opts: RunOptions) -> RunResult {
         mutexes: Vec::new(),
         error: None,
         warnings: Vec::new(),
+        dumps: Vec::new(),
     };
+    let mut l1 = FlatL1::blackhole();
     let setup = (|| -> Result<(), TensixError> {
         for &(i, v, m) in &program.sems {
             cp.set_semaphore(i, v, m)?;
+        }
+        for (addr, bytes) in &program.l1 {
+            l1.write(*addr, bytes)
+                .map_err(|m| TensixError::new(ErrorKind::Invalid, 0, format!("l1 preload: {m}")))?;
+        }
+        let st = cp.state_mut();
+        for c in &program.cfg {
+            match c.thread {
+                Some(t) => st.cfg.set(t, c.field, c.value),
+                None => {
+                    let old = st.cfg.word(0, c.field.addr32).unwrap_or(0);
+                    let _ =
+                        st.cfg
+                            .write_word_plain(0, c.field.addr32, c.field.insert(old, c.value));
+                }
+            }
+        }
+        for (t, tp) in program.threads.iter().enumerate() {
+            for &(g, v) in &tp.gprs {
+                st.gprs[t][g] = v;
+            }
         }
         for (t, tp) in program.threads.iter().enumerate() {
             for &(i, v) in &tp.mopcfg {
@@ -195,7 +285,7 @@ pub fn run(program: &Program, opts: RunOptions) -> RunResult {
                 }
             }
         }
-        let stepped = cp.step(cycle);
+        let stepped = cp.step_with(cycle, &mut l1);
         for d in cp.take_dispatch_log() {
             result.dispatched[d.thread as usize % THREADS].push((d.cycle, d.word));
         }
@@ -213,5 +303,70 @@ pub fn run(program: &Program, opts: RunOptions) -> RunResult {
     result.semaphores = cp.semaphores();
     result.mutexes = cp.mutexes();
     result.warnings = cp.warnings().to_vec();
+    for d in &program.dumps {
+        match take_dump(&cp, &mut l1, d) {
+            Ok(r) => result.dumps.push(r),
+            Err(m) => {
+                if result.error.is_none() {
+                    result.error = Some(TensixError::new(ErrorKind::Invalid, cycle, m));
+                }
+            }
+        }
+    }
     result
+}
+
+/// Reads one dump from the final state; a range leaving L1 is an error.
+fn take_dump(cp: &Coprocessor, l1: &mut FlatL1, d: &Dump) -> Result<DumpResult, String> {
+    match *d {
+        Dump::L1 {
+            addr,
+            format,
+            count,
+        } => {
+            let size = format.size();
+            let mut buf = vec![0u8; size * count];
+            l1.read(addr, &mut buf)
+                .map_err(|m| format!("dump l1: {m}"))?;
+            let bits = buf
+                .chunks(size)
+                .map(|c| {
+                    let mut b = [0u8; 4];
+                    b[..size].copy_from_slice(c);
+                    u32::from_le_bytes(b)
+                })
+                .collect();
+            Ok(DumpResult {
+                what: format!("l1 {addr:#x}"),
+                format,
+                bits,
+            })
+        }
+        Dump::Dst {
+            first,
+            last,
+            format,
+        } => {
+            let st = cp.state();
+            let cfg = st.dest_access_cfg(0);
+            let mut bits = Vec::new();
+            for r in first..=last {
+                for c in 0..crate::state::DST_COLS {
+                    bits.push(match format {
+                        ElemFormat::Fp32 => read_dst_fp32(st.dst.read32(r, c, cfg)),
+                        ElemFormat::U32 => st.dst.read32(r, c, cfg),
+                        ElemFormat::Bf16 => read_dst_bf16(st.dst.read16(r, c, cfg)) as u32,
+                        ElemFormat::Fp16 => read_dst_fp16(st.dst.read16(r, c, cfg)) as u32,
+                        ElemFormat::U16 => st.dst.read16(r, c, cfg) as u32,
+                        ElemFormat::U8 => (st.dst.read16(r, c, cfg) & 0xff) as u32,
+                    });
+                }
+            }
+            Ok(DumpResult {
+                what: format!("dst {first}..{last}"),
+                format,
+                bits,
+            })
+        }
+    }
 }

@@ -45,6 +45,10 @@ pub struct TensixState {
     pub rwcs: [Rwc; THREADS],
     /// `ADCs[3]` (WormholeB0/TensixTile/TensixCoprocessor/ADCs.md).
     pub adcs: [Adcs; THREADS],
+    /// Unpacker 0 / 1 context counters and `SrcRow` (UNPACR_Regular.md).
+    pub unpackers: [crate::units::unpack::UnpackerState; 2],
+    /// Packer output streams kept between PACRs (Packers/OutputAddressGenerator.md).
+    pub packers: [crate::units::pack::PackerState; 4],
 }
 
 impl Default for TensixState {
@@ -64,6 +68,8 @@ impl TensixState {
             gprs: [[0; GPRS]; THREADS],
             rwcs: [Rwc::default(); THREADS],
             adcs: [Adcs::default(); THREADS],
+            unpackers: Default::default(),
+            packers: Default::default(),
         }
     }
 

@@ -1,0 +1,373 @@
+//! Packers: PACR moves datums from `Dst` to L1 with early (Dst → intermediate) and late
+//! (intermediate → L1) format conversion. Effects at dispatch.
+//!
+//! Pages (tt-isa-documentation WormholeB0/TensixTile/TensixCoprocessor/): PACR.md,
+//! Packers/InputAddressGenerator.md, Packers/OutputAddressGenerator.md,
+//! Packers/FormatConversion.md. Blackhole fields: `ReadIntfSel` = PackerMask,
+//! `AddrMode` = AddrMod, `OvrdThreadId`, `ZeroWrite`, `Flush`, `Last`; packer 0's
+//! configuration is `THCON_SEC0_REG1_*`.
+//!
+//! Modelled: packer 0 reading `Dst` (16- or 32-bit), the input and output address
+//! generators with their ADC updates, `NeedsNewAddress` streams, the early conversions FP32 →
+//! FP32/TF32/BF16 (rounding or `Read_raw` truncation) and BF16/FP16/INT16 identity or
+//! rounding, and the late conversions to FP32, TF32, BF16, FP16 (identity) and BFP8/4/2 with
+//! shared exponents. Not modelled, and reported: packers 1-3, compression, L1 source,
+//! ReLU, L1 accumulation, downsampling, exponent thresholding; edge masking is taken as
+//! disabled.
+use bhemu_isa::tensix::blackhole::Insn;
+
+use crate::formats::{
+    bf16_block_to_bfp, fp32_to_bf16_round, fp32_to_tf32_round, read_dst_bf16, read_dst_fp16,
+    read_dst_fp32, BfpWidth, DataFormat,
+};
+use crate::state::cfg_fields as f;
+use crate::state::{CfgField, Coord};
+
+use super::{Ctx, UnitResult};
+
+/// Per-packer output state that persists between PACRs (OutputAddressGenerator.md
+/// `NeedsNewAddress`, `ByteAddress` of the data and exponent streams) and a BFP block being
+/// assembled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PackerState {
+    /// Byte address of the data stream; `None` = `NeedsNewAddress`.
+    pub data_addr: Option<u32>,
+    /// Byte address of the exponent stream; `None` = `NeedsNewAddress`.
+    pub exp_addr: Option<u32>,
+    /// Datums (BF16) of a BFP block still short of 16.
+    pub bfp_block: Vec<u16>,
+    /// Bits not yet written to L1 (datums narrower than a byte): value and bit count.
+    pub partial: (u64, u32),
+}
+
+/// A datum between the early and late conversion.
+#[derive(Clone, Copy)]
+enum Mid {
+    /// IEEE FP32 bits (also INT32 sign-magnitude).
+    B32(u32),
+    /// IEEE BF16 / FP16-layout / INT16 bits.
+    B16(u16),
+}
+
+fn read_raw_fields(ctx: &Ctx) -> (bool, bool, bool) {
+    (
+        ctx.cfg(f::PCK_DEST_RD_CTRL_Read_32b_data) != 0,
+        ctx.cfg(f::PCK_DEST_RD_CTRL_Round_10b_mant) != 0,
+        ctx.cfg(f::PCK_DEST_RD_CTRL_Read_int8) != 0,
+    )
+}
+
+/// `IntermediateFormat`: `ALU_FORMAT_SPEC_REG_Dstacc_val` when overridden, else
+/// `ALU_FORMAT_SPEC_REG2_Dstacc`.
+fn intermediate(ctx: &Ctx) -> u32 {
+    if ctx.cfg(f::ALU_FORMAT_SPEC_REG_Dstacc_override) != 0 {
+        ctx.cfg(f::ALU_FORMAT_SPEC_REG_Dstacc_val)
+    } else {
+        ctx.cfg(f::ALU_FORMAT_SPEC_REG2_Dstacc)
+    }
+}
+
+/// The early conversion of one datum read from `Dst` (`raw` is `Dst16b` in the low 16 bits
+/// or `Dst32b`).
+fn early(
+    read32: bool,
+    round10: bool,
+    read_raw: bool,
+    inter: DataFormat,
+    raw: u32,
+) -> Result<Mid, String> {
+    use DataFormat::*;
+    if read32 {
+        let x = read_dst_fp32(raw);
+        return Ok(match inter {
+            Int32 => Mid::B32(raw),
+            Fp32 if !round10 || read_raw => Mid::B32(x),
+            Tf32 if read_raw => Mid::B32(x),
+            Fp32 | Tf32 => Mid::B32(fp32_to_tf32_round(x)),
+            Bf16 | Bfp8 if read_raw => Mid::B16((x >> 16) as u16),
+            Bf16 => Mid::B16(fp32_to_bf16_round(x)),
+            o => return Err(format!("early conversion FP32 to {} is", o.name())),
+        });
+    }
+    let v = raw as u16;
+    Ok(match inter {
+        Bf16 | Bfp8 if read_raw => Mid::B16(read_dst_bf16(v)),
+        Bf16 => {
+            // "Rounding or identity": BF16 to BF16 rounding flushes denormals and turns NaN
+            // into infinity.
+            Mid::B16(fp32_to_bf16_round((read_dst_bf16(v) as u32) << 16))
+        }
+        Fp16 if read_raw => Mid::B16(read_dst_fp16(v)),
+        Fp16 => {
+            let h = read_dst_fp16(v);
+            Mid::B16(if h & 0x7c00 == 0 { 0 } else { h })
+        }
+        Int16 => Mid::B16(v),
+        o => {
+            return Err(format!(
+                "early conversion of 16-bit Dst data to {} is",
+                o.name()
+            ))
+        }
+    })
+}
+
+/// Appends `nbits` of `value` to the data stream.
+fn emit(ctx: &mut Ctx, value: u32, nbits: u32) -> UnitResult {
+    let st = &mut ctx.state.packers[0];
+    let (mut acc, mut n) = st.partial;
+    acc |= (value as u64) << n;
+    n += nbits;
+    let mut out = Vec::new();
+    while n >= 8 {
+        out.push(acc as u8);
+        acc >>= 8;
+        n -= 8;
+    }
+    st.partial = (acc, n);
+    let addr = st.data_addr.unwrap_or(0);
+    st.data_addr = Some(addr + out.len() as u32);
+    ctx.write_l1(addr, &out)
+}
+
+/// Writes a completed BFP block: its exponent byte and its packed datums.
+fn emit_bfp_block(ctx: &mut Ctx, width: BfpWidth) -> UnitResult {
+    let mut block = [0u16; 16];
+    let vals = std::mem::take(&mut ctx.state.packers[0].bfp_block);
+    for (b, v) in block.iter_mut().zip(&vals) {
+        *b = *v;
+    }
+    let (exp, datums) = bf16_block_to_bfp(&block, width);
+    let ea = ctx.state.packers[0].exp_addr.unwrap_or(0);
+    ctx.state.packers[0].exp_addr = Some(ea + 1);
+    ctx.write_l1(ea, &[exp])?;
+    for d in datums.iter().take(vals.len()) {
+        emit(ctx, *d as u32, width.bits())?;
+    }
+    Ok(())
+}
+
+/// `PACR`.
+pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
+    let Insn::Pacr {
+        addr_mode,
+        zero_write,
+        read_intf_sel,
+        ovrd_thread_id,
+        flush,
+        last,
+        ..
+    } = *insn
+    else {
+        return Ok(());
+    };
+    let mask = if read_intf_sel == 0 { 1 } else { read_intf_sel };
+    if mask != 1 {
+        return ctx.not_modelled(&format!(
+            "PACR to packer mask {mask:#06b} (only packer 0 is modelled)"
+        ));
+    }
+    let t = ctx.thread;
+    let which = if ovrd_thread_id != 0 {
+        return ctx.not_modelled("PACR with OvrdThreadId");
+    } else {
+        t
+    };
+    if ctx.cfg(f::THCON_SEC0_REG1_Source_interface_selection) != 0 {
+        return ctx.not_modelled("PACR from L1 (Source_interface_selection)");
+    }
+    let compress = ctx.cfg(f::THCON_SEC0_REG1_Disable_zero_compress) == 0;
+    if compress {
+        return ctx.not_modelled("PACR with compression (Disable_zero_compress clear)");
+    }
+    for (fl, what) in [
+        (f::STACC_RELU_ApplyRelu, "ReLU"),
+        (f::THCON_SEC0_REG1_Pack_L1_Acc, "L1 accumulation"),
+        (f::THCON_SEC0_REG1_Exp_threshold_en, "exponent thresholding"),
+        (f::THCON_SEC0_REG1_Downsample_rate, "downsampling"),
+    ] {
+        if ctx.cfg(fl) != 0 {
+            ctx.not_modelled(&format!("PACR {what}"))?;
+        }
+    }
+    let in_code = ctx.cfg(f::THCON_SEC0_REG1_In_data_format);
+    let out_code = ctx.cfg(f::THCON_SEC0_REG1_Out_data_format);
+    let inter_code = intermediate(ctx);
+    let (Some(_in_fmt), Some(out_fmt), Some(inter)) = (
+        DataFormat::from_code(in_code),
+        DataFormat::from_code(out_code),
+        DataFormat::from_code(inter_code),
+    ) else {
+        return ctx.undefined(format!(
+            "PACR with format codes in {in_code} / out {out_code} / intermediate {inter_code}, one of which names no format; not executed"
+        ));
+    };
+    // Input address generator.
+    let adc = ctx.state.adcs[which].packers;
+    let ch0 = adc[0];
+    let addr = ctx.cfg(f::PCK0_ADDR_BASE_REG_0_Base)
+        + ch0.get(Coord::X) * (ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 0xf)
+        + ch0.get(Coord::Y) * ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_0_Ystride)
+        + ch0.get(Coord::Z) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_0_Zstride)
+        + ch0.get(Coord::W) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
+    let (bytes_per, xmask) = match in_code & 3 {
+        0 => (4, 0x3),
+        1 => (2, 0x7),
+        _ => (1, 0xf),
+    };
+    let num = if flush != 0 {
+        0
+    } else {
+        (adc[1].get(Coord::X) + 1).saturating_sub(ch0.get(Coord::X))
+    };
+    let mut src = ((addr / bytes_per) & !xmask) + (ch0.get(Coord::X) & xmask);
+    src += ctx.cfg(f::DEST_TARGET_REG_CFG_PACK_SEC0_Offset) << 4;
+    src &= 0x3fff;
+    // Output address generator (packer 0).
+    let ch1 = adc[1];
+    let mut out = ctx.cfg(f::THCON_SEC0_REG1_L1_Dest_addr)
+        + (ctx.cfg(f::THCON_SEC0_REG1_Sub_l1_tile_header_size) == 0) as u32;
+    let yzw = ctx.cfg(f::PCK0_ADDR_BASE_REG_1_Base)
+        + ch1.get(Coord::Y) * ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_1_Ystride)
+        + ch1.get(Coord::Z) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_1_Zstride)
+        + ch1.get(Coord::W) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
+    out += yzw & !0xf;
+    if ctx.cfg(f::THCON_SEC0_REG1_Add_l1_dest_addr_offset) != 0 {
+        ctx.not_modelled("PACR l1_dest_addr_offset (set by TDMA-RISC)")?;
+    }
+    let small = out_code & 2 != 0;
+    {
+        let st = &mut ctx.state.packers[0];
+        if small && st.exp_addr.is_none() {
+            st.exp_addr = Some((out & 0x1ffff) << 4);
+        }
+        if small {
+            out += ctx.cfg(f::THCON_SEC0_REG1_Exp_section_size);
+        }
+        let st = &mut ctx.state.packers[0];
+        if st.data_addr.is_none() {
+            st.data_addr = Some((out & 0x1ffff) << 4);
+        }
+    }
+    // Move the datums.
+    let (read32, round10, read_raw) = read_raw_fields(ctx);
+    let dcfg = ctx.state.dest_access_cfg(t);
+    let bfp = match out_fmt {
+        DataFormat::Bfp8 => Some(BfpWidth::B8),
+        DataFormat::Bfp4 => Some(BfpWidth::B4),
+        DataFormat::Bfp2 => Some(BfpWidth::B2),
+        DataFormat::Bfp8a | DataFormat::Bfp4a | DataFormat::Bfp2a => {
+            return ctx.not_modelled("PACR to BFP*a formats");
+        }
+        _ => None,
+    };
+    for i in 0..num {
+        let idx = (src + i) & 0x3fff;
+        let (row, col) = (idx >> 4, (idx & 15) as usize);
+        let raw = if zero_write != 0 {
+            0
+        } else if read32 {
+            ctx.state.dst.read32(row, col, dcfg)
+        } else {
+            ctx.state.dst.read16(row, col, dcfg) as u32
+        };
+        let mid = match early(read32, round10, read_raw, inter, raw) {
+            Ok(m) => m,
+            Err(m) => return ctx.not_modelled(&format!("PACR: {m}")),
+        };
+        use DataFormat::*;
+        match (out_fmt, mid) {
+            (Fp32 | Int32 | Tf32, Mid::B32(x)) => emit(ctx, x, 32)?,
+            (Fp32 | Tf32, Mid::B16(h)) => emit(ctx, (h as u32) << 16, 32)?,
+            (Bf16, Mid::B32(x)) => emit(ctx, x >> 16, 16)?,
+            (Bf16 | Fp16 | Int16, Mid::B16(h)) => emit(ctx, h as u32, 16)?,
+            (Bfp8 | Bfp4 | Bfp2, m) => {
+                let h = match m {
+                    Mid::B32(x) => (x >> 16) as u16,
+                    Mid::B16(h) => h,
+                };
+                ctx.state.packers[0].bfp_block.push(h);
+                if ctx.state.packers[0].bfp_block.len() == 16 {
+                    if let Some(w) = bfp {
+                        emit_bfp_block(ctx, w)?;
+                    }
+                }
+            }
+            (o, _) => {
+                return ctx.not_modelled(&format!(
+                    "PACR late conversion to {} from this intermediate",
+                    o.name()
+                ))
+            }
+        }
+    }
+    // ADC updates (ADDR_MOD_PACK_SEC[AddrMode]).
+    let sec = |b: CfgField| CfgField {
+        addr32: b.addr32 + addr_mode as usize,
+        ..b
+    };
+    let g = |ctx: &Ctx, b: CfgField| ctx.cfg(sec(b));
+    let (ysrc_inc, ysrc_cr, ysrc_clr) = (
+        g(ctx, f::ADDR_MOD_PACK_SEC0_YsrcIncr),
+        g(ctx, f::ADDR_MOD_PACK_SEC0_YsrcCR),
+        g(ctx, f::ADDR_MOD_PACK_SEC0_YsrcClear),
+    );
+    let (zsrc_inc, zsrc_clr) = (
+        g(ctx, f::ADDR_MOD_PACK_SEC0_ZsrcIncr),
+        g(ctx, f::ADDR_MOD_PACK_SEC0_ZsrcClear),
+    );
+    let (ydst_inc, ydst_cr, ydst_clr) = (
+        g(ctx, f::ADDR_MOD_PACK_SEC0_YdstIncr),
+        g(ctx, f::ADDR_MOD_PACK_SEC0_YdstCR),
+        g(ctx, f::ADDR_MOD_PACK_SEC0_YdstClear),
+    );
+    let (zdst_inc, zdst_clr) = (
+        g(ctx, f::ADDR_MOD_PACK_SEC0_ZdstIncr),
+        g(ctx, f::ADDR_MOD_PACK_SEC0_ZdstClear),
+    );
+    let chs = &mut ctx.state.adcs[which].packers;
+    for (ch, (yi, ycr, yc, zi, zc)) in [
+        (0, (ysrc_inc, ysrc_cr, ysrc_clr, zsrc_inc, zsrc_clr)),
+        (1, (ydst_inc, ydst_cr, ydst_clr, zdst_inc, zdst_clr)),
+    ] {
+        let c = &mut chs[ch];
+        if yc != 0 {
+            c.set_both(Coord::Y, 0);
+        } else if ycr != 0 {
+            let v = c.get_cr(Coord::Y) + yi;
+            c.set_both(Coord::Y, v);
+        } else {
+            let v = c.get(Coord::Y) + yi;
+            c.set(Coord::Y, v);
+        }
+        if zc != 0 {
+            c.set_both(Coord::Z, 0);
+        } else {
+            let v = c.get(Coord::Z) + zi;
+            c.set(Coord::Z, v);
+        }
+    }
+    if last != 0 || flush != 0 {
+        if let Some(w) = bfp {
+            if !ctx.state.packers[0].bfp_block.is_empty() {
+                emit_bfp_block(ctx, w)?;
+            }
+        }
+        // Flush: pad the stream to 16 bytes with zeros, then ask for new addresses.
+        let st = &ctx.state.packers[0];
+        let (_, n) = st.partial;
+        if n > 0 {
+            emit(ctx, 0, 8 - n)?;
+        }
+        if let Some(a) = ctx.state.packers[0].data_addr {
+            let pad = (16 - a % 16) % 16;
+            if pad > 0 {
+                ctx.write_l1(a, &vec![0; pad as usize])?;
+            }
+        }
+        let st = &mut ctx.state.packers[0];
+        st.data_addr = None;
+        st.exp_addr = None;
+    }
+    Ok(())
+}

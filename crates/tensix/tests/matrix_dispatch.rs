@@ -93,3 +93,108 @@ fn an_mvmul_on_the_coprocessor_state_lands_at_the_resolved_dst_row() {
         assert_eq!(f32::from_bits(ieee), (j + 1) as f32, "column {j}");
     }
 }
+
+use bhemu_tensix::units::{Ctx, NoMemory};
+use bhemu_tensix::Mode;
+
+fn unit_ctx<'a>(
+    s: &'a mut TensixState,
+    banks: &'a SrcBanks,
+    mem: &'a mut NoMemory,
+    warnings: &'a mut Vec<bhemu_tensix::TensixError>,
+    word: u32,
+    mode: Mode,
+) -> Ctx<'a> {
+    Ctx {
+        state: s,
+        banks,
+        mem,
+        thread: 1,
+        cycle: 9,
+        word,
+        mode,
+        warnings,
+    }
+}
+
+#[test]
+fn execute_in_applies_the_instruction_then_its_addr_mod() {
+    let mut s = TensixState::new();
+    s.cfg.set(1, f::ALU_FORMAT_SPEC_REG0_SrcA, 5);
+    s.cfg.set(1, f::ADDR_MOD_DST_SEC0_DestIncr, 8);
+    s.cfg.set(1, f::ADDR_MOD_DST_SEC0_FidelityIncr, 1);
+    s.src_a.write(0, 0, 0, 127); // BF16 1.0
+    s.src_b.write(0, 0, 0, 128); // BF16 2.0
+    let insn = Insn::Mvmul {
+        clear_dvalid: 0,
+        instr_mod19: 0,
+        addr_mode: 0,
+        dst: 0,
+    };
+    let (banks, mut mem, mut warnings) = (SrcBanks::default(), NoMemory, Vec::new());
+    let mut unit = MatrixUnit::new();
+    {
+        let mut ctx = unit_ctx(
+            &mut s,
+            &banks,
+            &mut mem,
+            &mut warnings,
+            insn.encode(),
+            Mode::Strict,
+        );
+        unit.execute_in(&mut ctx, &insn)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+    }
+    assert_eq!(s.dst.bits()[0][0], 128, "BF16 2.0 in Dst16b row 0");
+    assert_eq!(
+        (s.rwcs[1].dst, s.rwcs[1].fidelity_phase),
+        (8, 1),
+        "ADDR_MOD_0 applied"
+    );
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+#[test]
+fn execute_in_reports_undefined_behaviour_by_mode() {
+    let mut s = TensixState::new();
+    s.rwcs[1].src_a = 56; // SrcA rows 56..71
+    let insn = Insn::Mvmul {
+        clear_dvalid: 0,
+        instr_mod19: 0,
+        addr_mode: 0,
+        dst: 0,
+    };
+    let (banks, mut mem, mut warnings) = (SrcBanks::default(), NoMemory, Vec::new());
+    let mut unit = MatrixUnit::new();
+    let mut ctx = unit_ctx(
+        &mut s,
+        &banks,
+        &mut mem,
+        &mut warnings,
+        insn.encode(),
+        Mode::Strict,
+    );
+    match unit.execute_in(&mut ctx, &insn) {
+        Err(e) => assert_eq!(
+            (e.kind, e.thread, e.cycle),
+            (bhemu_tensix::ErrorKind::Undefined, Some(1), 9)
+        ),
+        Ok(()) => panic!("strict mode accepted undefined behaviour"),
+    }
+    let mut ctx = unit_ctx(
+        &mut s,
+        &banks,
+        &mut mem,
+        &mut warnings,
+        insn.encode(),
+        Mode::Permissive,
+    );
+    unit.execute_in(&mut ctx, &insn)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(warnings.len(), 1);
+    assert!(
+        warnings[0].message.contains("run past row 63"),
+        "{}",
+        warnings[0].message
+    );
+}

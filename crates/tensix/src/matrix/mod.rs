@@ -39,6 +39,7 @@
 //! ```
 pub mod arith;
 pub mod bench;
+mod dispatch;
 mod elw;
 pub mod formats;
 mod gmpool;

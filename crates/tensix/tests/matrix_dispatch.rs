@@ -19,8 +19,10 @@ fn resolve_sums_dst_offsets_and_fidelity_base_and_selects_the_srca_format() {
     s.rwcs[t].src_a = 16;
     s.rwcs[t].src_b = 9;
     s.rwcs[t].fidelity_phase = 2;
-    let mut banks = SrcBanks::default();
-    banks.math_b = 1;
+    let banks = SrcBanks {
+        math_b: 1,
+        ..SrcBanks::default()
+    };
     let r = MathRegs::resolve(&s, t, &banks);
     assert_eq!(
         (r.dst_row_base, r.fidelity_phase, r.rwc_src_a, r.rwc_src_b),

@@ -108,14 +108,18 @@ pub fn src_b_int8_fidelity_mask(phase: u8) -> u32 {
     }
 }
 
-/// One output of MVMUL's multiplier/adder tree: `x = 0; x += b[k] * a[k]` for k = 0..16 in
-/// order, each product and each partial sum a rounded `float` operation. The operands are
-/// already reduced to the fidelity phase's bits (at most 7 and 5 significant bits), so each
-/// product is exact and only needs the flush; the sums are rounded.
-pub fn dot16(b_row: &[f64; 16], a_col: &[f64; 16]) -> f64 {
-    let mut x = 0.0f64;
-    for k in 0..16 {
-        x = fadd(x, flush(b_row[k] * a_col[k]));
+/// One output row of MVMUL's multiplier/adder tree: for every column `j`,
+/// `x = 0; x += b[k] * a[k][j]` for k = 0..16 in that order, each partial sum a rounded
+/// `float` operation. The operands are already reduced to the fidelity phase's bits (at most 7
+/// and 5 significant bits), so each product is exact and only needs the flush. The 16 columns'
+/// chains are independent, so they advance together (k outer) for instruction-level
+/// parallelism; each column's own order is unchanged.
+pub fn mac_row(b_row: &[f64; 16], a: &[[f64; 16]; 16]) -> [f64; 16] {
+    let mut x = [0.0f64; 16];
+    for (bk, a_k) in b_row.iter().zip(a.iter()) {
+        for (xj, akj) in x.iter_mut().zip(a_k.iter()) {
+            *xj = fadd(*xj, flush(bk * akj));
+        }
     }
     x
 }
@@ -224,19 +228,24 @@ mod tests {
     }
 
     #[test]
-    fn dot16_sums_in_order() {
-        // Order matters: 2^30 + 1 - 2^30 ... rounded partial sums lose the 1.
+    fn mac_row_sums_each_column_in_k_order() {
+        // Order matters: 2^30 + 1 rounds back to 2^30 before -2^30 cancels it.
+        let mut a = [[0.0; 16]; 16];
         let mut b = [0.0; 16];
-        let a = [1.0; 16];
+        for (k, row) in a.iter_mut().enumerate().take(3) {
+            row[0] = 1.0;
+            row[1] = [1.0, 1.0, 0.0][k];
+        }
         b[0] = 2f64.powi(30);
         b[1] = 1.0;
         b[2] = -(2f64.powi(30));
-        assert_eq!(dot16(&b, &a), 0.0);
+        let x = mac_row(&b, &a);
+        assert_eq!(x[0], 0.0);
+        // Column 1 only sees k = 0, 1: 2^30 + 1 rounded = 2^30.
+        assert_eq!(x[1], 2f64.powi(30));
         b[0] = 1.0;
-        b[1] = 2f64.powi(30);
-        assert_eq!(dot16(&b, &a), 0.0);
-        b[2] = 1.0;
         b[1] = 2.0;
-        assert_eq!(dot16(&b, &a), 4.0);
+        b[2] = 1.0;
+        assert_eq!(mac_row(&b, &a)[0], 4.0);
     }
 }

@@ -66,12 +66,12 @@ pub(super) fn mvmul(
             }
         }
     } else {
-        // SrcA by column so each output is one 16-long dot product.
-        let mut a_cols = [[0.0f64; 16]; 16];
-        for (k, a_row_k) in (a_row..a_row + 16).enumerate() {
-            for (j, col) in a_cols.iter_mut().enumerate() {
-                let v = read_src_fp(style, ctx.src_a.read(a_bank, a_row_k, j));
-                col[k] = arith::src_a_fidelity_bits(v, phase);
+        // SrcA[k][j] reduced to the phase's bits.
+        let mut a = [[0.0f64; 16]; 16];
+        for (k, a_k) in a.iter_mut().enumerate() {
+            for (j, akj) in a_k.iter_mut().enumerate() {
+                let v = read_src_fp(style, ctx.src_a.read(a_bank, a_row + k, j));
+                *akj = arith::src_a_fidelity_bits(v, phase);
             }
         }
         for i in (0..num_rows as usize).step_by(step) {
@@ -80,8 +80,7 @@ pub(super) fn mvmul(
                 let v = read_src_fp(style, ctx.src_b.read(b_bank, b_src_row(i), k));
                 *bk = arith::src_b_fidelity_bits(v, phase);
             }
-            for (j, col) in a_cols.iter().enumerate() {
-                let x = arith::dot16(&b, col);
+            for (j, x) in arith::mac_row(&b, &a).into_iter().enumerate() {
                 store_fp(ctx, style, dst32, dst_row + i as u32, j, x, true);
             }
         }

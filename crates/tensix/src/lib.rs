@@ -36,6 +36,7 @@ pub mod error;
 pub mod fifo;
 pub mod formats;
 pub mod insn;
+pub mod matrix;
 pub mod mop_expander;
 pub mod mutexes;
 pub mod program;

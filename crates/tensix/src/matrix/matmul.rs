@@ -1,0 +1,101 @@
+//! MVMUL, DOTPV and GAPOOL: `Dst += SrcB @ SrcA` with an 8x16 (7x16 broadcast, 4x16 GAPOOL)
+//! SrcB block, a 16x16 SrcA block and one fidelity phase per instruction.
+//! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md` (DOTPV.md and
+//! GAPOOL.md are MVMUL's model with the row count changed).
+
+use super::{
+    arith, formats, read_src_fp, store_fp, store_int, DstRows, Matmul, MatrixCtx, Retired,
+    SrcAStyle,
+};
+
+/// Which of the three row shapes the instruction has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// MVMUL and DOTPV: 8 rows.
+    Full,
+    /// MVMUL with `BroadcastSrcBRow`: one SrcB row times SrcA onto Dst rows 0, 2, 4, 6 of a
+    /// 7-row block.
+    BroadcastRow,
+    /// GAPOOL: 4 rows, SrcB still taken from an 8-row-aligned block.
+    Gapool,
+}
+
+/// The one function for MVMUL, DOTPV and GAPOOL. `Err` is the sentence for an undefined
+/// access.
+pub(super) fn mvmul(
+    ctx: &mut MatrixCtx<'_>,
+    style: SrcAStyle,
+    dst32: bool,
+    shape: Shape,
+    f: &Matmul,
+) -> Result<Retired, String> {
+    let (num_rows, bcast) = match shape {
+        Shape::Full => (8u32, false),
+        Shape::BroadcastRow => (7, true),
+        Shape::Gapool => (4, false),
+    };
+    let a_row = (ctx.regs.rwc_src_a & 0x38) as usize;
+    if a_row + 16 > 64 {
+        return Err(format!(
+            "SrcA rows {a_row}..={} run past row 63 (RWC SrcA = {})",
+            a_row + 15,
+            ctx.regs.rwc_src_a
+        ));
+    }
+    let b_row = (ctx.regs.rwc_src_b & if bcast { 0x3f } else { 0x38 }) as usize;
+    let dst_row = (f.dst + ctx.regs.dst_row_base) & (0x400 - num_rows);
+    let phase = (ctx.regs.fidelity_phase & 3) as u8;
+    let (a_bank, b_bank) = (ctx.regs.src_a_bank, ctx.regs.src_b_bank);
+    let b_src_row = |i: usize| b_row + if bcast { 0 } else { i };
+    let step = if bcast { 2 } else { 1 };
+
+    if style == SrcAStyle::Int8 {
+        let (ma, mb) = (
+            arith::src_a_int8_fidelity_mask(phase),
+            arith::src_b_int8_fidelity_mask(phase),
+        );
+        for i in (0..num_rows as usize).step_by(step) {
+            for j in 0..16 {
+                let mut x: i32 = 0;
+                for k in 0..16 {
+                    let b = formats::read_src_int8(ctx.src_b.read(b_bank, b_src_row(i), k) & mb);
+                    let a = formats::read_src_int8(ctx.src_a.read(a_bank, a_row + k, j) & ma);
+                    x += b * a;
+                }
+                store_int(ctx, dst_row + i as u32, j, x, true);
+            }
+        }
+    } else {
+        // SrcA[k][j] reduced to the phase's bits.
+        let mut a = [[0.0f64; 16]; 16];
+        for (k, a_k) in a.iter_mut().enumerate() {
+            for (j, akj) in a_k.iter_mut().enumerate() {
+                let v = read_src_fp(style, ctx.src_a.read(a_bank, a_row + k, j));
+                *akj = arith::src_a_fidelity_bits(v, phase);
+            }
+        }
+        for i in (0..num_rows as usize).step_by(step) {
+            let mut b = [0.0f64; 16];
+            for (k, bk) in b.iter_mut().enumerate() {
+                let v = read_src_fp(style, ctx.src_b.read(b_bank, b_src_row(i), k));
+                *bk = arith::src_b_fidelity_bits(v, phase);
+            }
+            for (j, x) in arith::mac_row(&b, &a).into_iter().enumerate() {
+                store_fp(ctx, style, dst32, dst_row + i as u32, j, x, true);
+            }
+        }
+    }
+    let rows = DstRows {
+        first: dst_row,
+        count: num_rows,
+        wide: dst32,
+    };
+    Ok(Retired {
+        flip_src_a: f.flip_a,
+        flip_src_b: f.flip_b,
+        addr_mode: Some(f.addr_mode),
+        clear_exp_hist: false,
+        dst_read: Some(rows),
+        dst_written: Some(rows),
+    })
+}

@@ -1,0 +1,39 @@
+//! Resolving [`MathRegs`] from the coprocessor's state: the expressions every Matrix Unit page
+//! (`tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md` and siblings)
+//! evaluates before touching any register file. For the dispatcher.
+use super::{MathFormat, MathRegs};
+use crate::src_banks::SrcBanks;
+use crate::state::cfg_fields as f;
+use crate::state::TensixState;
+
+impl MathRegs {
+    /// What `thread`'s next Matrix Unit instruction sees: its RWCs, its `ThreadConfig`, and
+    /// `Config[StateID]`. The instruction's own `DstRow` field is added by the unit.
+    pub fn resolve(state: &TensixState, thread: usize, banks: &SrcBanks) -> MathRegs {
+        let cfg = &state.cfg;
+        let get = |field| cfg.get(thread, field);
+        let rwc = state.rwcs.get(thread).copied().unwrap_or_default();
+        let src_a_format = if get(f::ALU_FORMAT_SPEC_REG_SrcA_override) != 0 {
+            get(f::ALU_FORMAT_SPEC_REG_SrcA_val)
+        } else {
+            get(f::ALU_FORMAT_SPEC_REG0_SrcA)
+        };
+        MathRegs {
+            src_a_bank: banks.math_a,
+            src_b_bank: banks.math_b,
+            rwc_src_a: rwc.src_a as u32,
+            rwc_src_b: rwc.src_b as u32,
+            dst_row_base: get(f::DEST_TARGET_REG_CFG_MATH_Offset)
+                + rwc.dst as u32
+                + get(f::DEST_REGW_BASE_Base),
+            fidelity_phase: rwc.fidelity_phase as u32 + get(f::FIDELITY_BASE_Phase),
+            format: MathFormat {
+                fp16a_force: get(f::FP16A_FORCE_Enable) != 0,
+                int8_math_enabled: get(f::ALU_ACC_CTRL_INT8_math_enabled) != 0,
+                src_a_format,
+                fp32_enabled: get(f::ALU_ACC_CTRL_Fp32_enabled) != 0,
+            },
+            dest_access: state.dest_access_cfg(thread),
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! ZEROACC and the "undefined" state of Dst rows it creates.
+//! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/ZEROACC.md`: undefined rows
+//! read as zero to packers and to every Matrix Unit instruction except GMPOOL (and
+//! MPOOL3S1/MPOOL3S2), which reads them as minus infinity (all bits set); any write makes a
+//! row well defined again.
+//!
+//! Model: ZEROACC writes zeros into the `DstBits` rows (so every reader that treats undefined
+//! as zero needs no special case) and marks them in [`DstUndefined`], which only GMPOOL
+//! consults. The Matrix Unit clears the mark on its own writes; other writers of Dst
+//! (unpacker to Dst, SFPSTORE, MOVA2D/MOVB2D, RISC-V stores) must call
+//! [`super::MatrixUnit::dst_rows_defined`].
+//!
+//! Blackhole encoding (no Blackhole page): `clear_mode` bits 0-1 are `Mode`, bit 2 (Wormhole's
+//! `UseDst32b` position) or `use_32_bit_mode` select 32-bit rows; other `clear_mode` bits are
+//! undocumented and reported. `clear_zero_flags` (set by tt-llk's 16-row clears) resets the
+//! per-row zero flags that bhemu does not model, so it changes nothing here. Wormhole's `Revert` bit is not decoded
+//! by `bhemu_isa`, so Revert (itself undefined behaviour) never reaches here.
+use super::{DstRows, MatrixCtx, Retired};
+use crate::state::{adj16, adj32, DestAccessCfg, DST_COLS, DST_ROWS};
+
+/// One bit per `DstBits` row: set while the row is undefined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DstUndefined {
+    bits: [u64; DST_ROWS / 64],
+}
+
+impl Default for DstUndefined {
+    fn default() -> Self {
+        DstUndefined {
+            bits: [0; DST_ROWS / 64],
+        }
+    }
+}
+
+impl DstUndefined {
+    pub fn is_undefined(&self, bits_row: usize) -> bool {
+        self.bits[bits_row / 64] >> (bits_row % 64) & 1 != 0
+    }
+
+    pub fn set(&mut self, bits_row: usize, undefined: bool) {
+        let m = 1u64 << (bits_row % 64);
+        if undefined {
+            self.bits[bits_row / 64] |= m;
+        } else {
+            self.bits[bits_row / 64] &= !m;
+        }
+    }
+
+    /// The `DstBits` rows behind row `row` of the 16-bit or 32-bit view.
+    pub fn bits_rows(row: u32, wide: bool, cfg: DestAccessCfg) -> [usize; 2] {
+        if wide {
+            let r = adj32(row, cfg);
+            [r, r + 8]
+        } else {
+            let r = adj16(row, cfg);
+            [r, r]
+        }
+    }
+
+    /// Whether any `DstBits` row behind `row` is undefined.
+    pub fn view_row_undefined(&self, row: u32, wide: bool, cfg: DestAccessCfg) -> bool {
+        Self::bits_rows(row, wide, cfg)
+            .iter()
+            .any(|&r| self.is_undefined(r))
+    }
+
+    /// Marks the rows of `rows` defined (after a write).
+    pub fn define(&mut self, rows: DstRows, cfg: DestAccessCfg) {
+        for row in rows.first..rows.first + rows.count {
+            for r in Self::bits_rows(row, rows.wide, cfg) {
+                self.set(r, false);
+            }
+        }
+    }
+}
+
+/// ZEROACC's fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Zeroacc {
+    /// 0 one row, 1 sixteen rows, 2 half of Dst, 3 all of Dst.
+    pub mode: u8,
+    pub use_dst32b: bool,
+    pub addr_mode: u8,
+    pub imm: u32,
+    /// Encoding bits no page documents (must be zero).
+    pub undocumented: u32,
+}
+
+const ONE_ROW: u8 = 0;
+const SIXTEEN_ROWS: u8 = 1;
+const HALF_OF_DST: u8 = 2;
+
+/// ZEROACC. `config_dst32` is `ALU_ACC_CTRL_Fp32_enabled || ALU_ACC_CTRL_INT8_math_enabled`,
+/// which decides the row width in the one-row mode.
+pub(super) fn zeroacc(
+    ctx: &mut MatrixCtx<'_>,
+    undefined: &mut DstUndefined,
+    f: &Zeroacc,
+    config_dst32: bool,
+) -> Retired {
+    let cfg = ctx.regs.dest_access;
+    let mut mark = |ctx: &mut MatrixCtx<'_>, row: u32, wide: bool| {
+        for c in 0..DST_COLS {
+            if wide {
+                ctx.dst.write32(row, c, 0, cfg);
+            } else {
+                ctx.dst.write16(row, c, 0, cfg);
+            }
+        }
+        for r in DstUndefined::bits_rows(row, wide, cfg) {
+            undefined.set(r, true);
+        }
+    };
+    let mut touched: Option<DstRows> = None;
+    match f.mode {
+        ONE_ROW => {
+            let row = (f.imm + ctx.regs.dst_row_base) & 0x3ff;
+            mark(ctx, row, config_dst32);
+            touched = Some(DstRows {
+                first: row,
+                count: 1,
+                wide: config_dst32,
+            });
+        }
+        SIXTEEN_ROWS => {
+            let imm = f.imm & 0xff;
+            let limit = if f.use_dst32b { 32 } else { 64 };
+            if imm < limit {
+                for i in 0..16 {
+                    mark(ctx, imm * 16 + i, f.use_dst32b);
+                }
+                touched = Some(DstRows {
+                    first: imm * 16,
+                    count: 16,
+                    wide: f.use_dst32b,
+                });
+            }
+        }
+        _ => {
+            let (r16, r32) = if f.mode == HALF_OF_DST {
+                if f.imm & 1 != 0 {
+                    (512..1024, 256..512)
+                } else {
+                    (0..512, 0..256)
+                }
+            } else {
+                (0..1024, 0..512)
+            };
+            for r in r16.clone() {
+                mark(ctx, r, false);
+            }
+            for r in r32 {
+                mark(ctx, r, true);
+            }
+            touched = Some(DstRows {
+                first: r16.start,
+                count: r16.len() as u32,
+                wide: false,
+            });
+        }
+    }
+    Retired {
+        addr_mode: (f.mode <= SIXTEEN_ROWS).then_some(f.addr_mode),
+        dst_written: touched,
+        ..Retired::default()
+    }
+}

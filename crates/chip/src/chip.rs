@@ -14,6 +14,7 @@ use bhemu_noc::{
 
 use crate::dram::Dram;
 use crate::error::{ChipError, ErrorKind};
+use crate::schedule::Schedule;
 use crate::tile::{Strictness, Tile};
 
 /// How to build a chip.
@@ -51,6 +52,7 @@ pub struct Chip {
     dram: Dram,
     cycle: u64,
     id: u32,
+    schedule: Schedule,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
@@ -240,8 +242,25 @@ impl Chip {
             dram: Dram::new(),
             cycle: 0,
             id: 0,
+            schedule: Schedule::from_env()?,
         })
     }
+
+    /// The schedule in use (from `BHEMU_SCHEDULE` at construction, default fast).
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+
+    /// Switches schedule between cycles; the chip's state carries over unchanged.
+    pub fn set_schedule(&mut self, s: Schedule) {
+        self.sync_parked();
+        self.schedule = s;
+    }
+
+    /// Brings every hart the fast schedule has set aside up to the current cycle, so that
+    /// [`Tile::hart`], [`Tile::pc`] and friends read what the reference schedule would show.
+    /// The clock and [`Chip::run_until`] leave the chip synchronised.
+    pub fn sync_parked(&mut self) {}
 
     /// Cycles executed so far.
     pub fn cycle(&self) -> u64 {
@@ -314,9 +333,20 @@ impl Chip {
     #[inline]
     pub fn tick(&mut self) -> Result<(), ChipError> {
         let now = self.cycle;
-        for t in &mut self.tiles {
-            if t.has_runnable_core() {
-                t.step_cores(now, &mut self.noc)?;
+        match self.schedule {
+            Schedule::Reference => {
+                for t in &mut self.tiles {
+                    if t.has_runnable_core() {
+                        t.step_cores_reference(now, &mut self.noc)?;
+                    }
+                }
+            }
+            Schedule::Fast => {
+                for t in &mut self.tiles {
+                    if t.has_runnable_core() {
+                        t.step_cores(now, &mut self.noc)?;
+                    }
+                }
             }
         }
         for t in &mut self.tiles {

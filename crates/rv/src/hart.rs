@@ -143,6 +143,39 @@ impl Hart {
         self.core.read_own_csr(csr)
     }
 
+    /// Every architectural value of the hart — pc, `x1..x31`, `cycle`, `instret`, the CSRs it
+    /// models, the pause state — folded into `fold`, in a fixed order. Two harts that give the
+    /// same sequence are indistinguishable to software; schedule-equivalence tests compare it.
+    pub fn fold_arch_state(&self, fold: &mut dyn FnMut(u64)) {
+        fold(u64::from(self.pc));
+        for i in 1..32 {
+            fold(u64::from(self.core.x[i]));
+        }
+        fold(self.core.cycles);
+        fold(self.core.instret);
+        let c = &self.core.csr;
+        for v in [
+            c.mstatus_bits,
+            c.mie,
+            c.mtvec,
+            c.mscratch,
+            c.mepc,
+            c.mcause,
+            c.mtval,
+            c.mcountinhibit,
+            c.mhpmevent[0],
+            c.mhpmevent[1],
+        ] {
+            fold(u64::from(v));
+        }
+        fold(c.mhpmcounter[0]);
+        fold(c.mhpmcounter[1]);
+        fold(match self.halted {
+            None => 0,
+            Some(HaltReason::Ebreak { pc }) => 1 << 32 | u64::from(pc),
+        });
+    }
+
     /// Code at `addr..addr+len` changed behind the hart's back (host, NoC, another core).
     pub fn invalidate_code(&mut self, addr: u32, len: u32) {
         self.cache.invalidate(addr, len);

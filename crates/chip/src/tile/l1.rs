@@ -35,6 +35,11 @@ impl L1 {
         L1_SIZE
     }
 
+    /// The whole of L1, for digests.
+    pub fn bytes(&self) -> &[u8] {
+        &self.mem
+    }
+
     /// True when `[addr, addr+len)` lies inside L1.
     pub fn contains(&self, addr: u64, len: usize) -> bool {
         addr.checked_add(len as u64)

@@ -397,6 +397,50 @@ impl Tile {
         }
     }
 
+    /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2: the reference
+    /// schedule ([`crate::Schedule::Reference`]), kept as the definition the fast one is
+    /// checked against.
+    pub fn step_cores_reference(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
+        self.invalidate_dirty_code();
+        for i in 0..5 {
+            if !matches!(self.cores[i].state, CoreState::Running | CoreState::Stalled) {
+                continue;
+            }
+            let core = Core::ALL[i];
+            let slot = &mut self.cores[i];
+            let pc = slot.hart.pc();
+            let outcome = {
+                let mut bus = bus::CoreBus {
+                    core,
+                    pc,
+                    now,
+                    p: &mut self.p,
+                    noc: &mut *noc,
+                    last_mmio: &mut slot.last_mmio,
+                };
+                slot.hart.step(&mut bus)
+            };
+            self.p.pcs[i] = slot.hart.pc();
+            match outcome {
+                StepOutcome::Retired | StepOutcome::Stop | StepOutcome::Trapped { .. } => {
+                    slot.state = CoreState::Running
+                }
+                StepOutcome::Stalled => slot.state = CoreState::Stalled,
+                StepOutcome::Halted(_) => slot.state = CoreState::Halted,
+                StepOutcome::Error(e) => {
+                    slot.state = CoreState::Faulted;
+                    let fault = self.p.fault.take();
+                    return Err(self.hart_error(core, e, fault, now));
+                }
+            }
+            if let Some(old) = self.p.soft_reset_old.take() {
+                self.apply_soft_reset(old);
+            }
+            self.invalidate_dirty_code();
+        }
+        Ok(())
+    }
+
     /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2 (seed 004 §3).
     pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
         self.invalidate_dirty_code();

@@ -137,6 +137,8 @@ fn endpoint_read(
 }
 
 /// The write counterpart of [`endpoint_read`].
+/// `next` is the first cycle no core has executed yet: `now + 1` in the NoC phase, `now` for
+/// the host between cycles (it decides where a woken parked core resumes).
 fn endpoint_write(
     tiles: &mut [Tile],
     dram: &mut Dram,
@@ -144,11 +146,12 @@ fn endpoint_write(
     addr: u64,
     data: &[u8],
     now: u64,
+    next: u64,
 ) -> Result<(), (ErrorKind, String)> {
     match ep {
         Endpoint::Tile(i) => match tiles.get_mut(usize::from(i)) {
             Some(t) => t
-                .noc_write(addr, data, now)
+                .noc_write_at(addr, data, now, next)
                 .map_err(|m| (ErrorKind::Unimplemented, m)),
             None => Err((ErrorKind::Unmapped, "no such tile".into())),
         },
@@ -200,8 +203,16 @@ impl NocEndpoints for Ends<'_> {
                 y: node.y,
             });
         }
-        endpoint_write(self.tiles, self.dram, ep, addr, data, self.now)
-            .map_err(|(_, r)| access(node, addr, data.len(), r))
+        endpoint_write(
+            self.tiles,
+            self.dram,
+            ep,
+            addr,
+            data,
+            self.now,
+            self.now + 1,
+        )
+        .map_err(|(_, r)| access(node, addr, data.len(), r))
     }
 
     fn atomic(&mut self, node: NodeId, addr: u64, op: &AtomicOp) -> Result<u32, NocError> {
@@ -252,15 +263,31 @@ impl Chip {
     }
 
     /// Switches schedule between cycles; the chip's state carries over unchanged.
-    pub fn set_schedule(&mut self, s: Schedule) {
-        self.sync_parked();
+    pub fn set_schedule(&mut self, s: Schedule) -> Result<(), ChipError> {
+        self.sync_parked()?;
         self.schedule = s;
+        Ok(())
     }
 
-    /// Brings every hart the fast schedule has set aside up to the current cycle, so that
+    /// Brings every core the fast schedule has parked up to the current cycle, so that
     /// [`Tile::hart`], [`Tile::pc`] and friends read what the reference schedule would show.
-    /// The clock and [`Chip::run_until`] leave the chip synchronised.
-    pub fn sync_parked(&mut self) {}
+    /// [`Chip::run_until`] and [`Chip::digest`] do this themselves; after [`Chip::clock`] a
+    /// parked core's hart may lag (memory never does).
+    pub fn sync_parked(&mut self) -> Result<(), ChipError> {
+        let next = self.cycle;
+        for t in &mut self.tiles {
+            t.sync_parked(next)?;
+        }
+        Ok(())
+    }
+
+    /// Idle-loop parks and wakes so far, over all tiles (see [`Tile::park_counts`]).
+    pub fn park_counts(&self) -> (u64, u64) {
+        self.tiles.iter().fold((0, 0), |(p, w), t| {
+            let (a, b) = t.park_counts();
+            (p + a, w + b)
+        })
+    }
 
     /// Cycles executed so far.
     pub fn cycle(&self) -> u64 {
@@ -343,7 +370,7 @@ impl Chip {
             }
             Schedule::Fast => {
                 for t in &mut self.tiles {
-                    if t.has_runnable_core() {
+                    if t.needs_step() {
                         t.step_cores(now, &mut self.noc)?;
                     }
                 }
@@ -388,15 +415,19 @@ impl Chip {
         mut done: impl FnMut(&Chip) -> bool,
     ) -> Result<bool, ChipError> {
         let end = self.cycle.saturating_add(max_cycles);
-        loop {
+        let r = loop {
             if done(self) {
-                return Ok(true);
+                break Ok(true);
             }
             if self.cycle >= end {
-                return Ok(false);
+                break Ok(false);
             }
-            self.tick()?;
-        }
+            if let Err(e) = self.tick() {
+                break Err(e);
+            }
+        };
+        self.sync_parked()?;
+        r
     }
 
     /// Whether the chip routes NoC coordinates through the translation tables. Always true:
@@ -513,7 +544,7 @@ impl Chip {
                     .tile_mmio_write(id, a, v)
                     .map_err(|e| (ErrorKind::AccessRule, e.to_string()))
             }
-            _ => endpoint_write(&mut self.tiles, &mut self.dram, ep, addr, data, now),
+            _ => endpoint_write(&mut self.tiles, &mut self.dram, ep, addr, data, now, now),
         };
         r.map(|()| HostWrite::Done)
             .map_err(|(kind, m)| host_error(kind, m, id, ep, addr, now))

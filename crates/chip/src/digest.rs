@@ -63,8 +63,8 @@ impl ChipDigest {
 impl Chip {
     /// See the module documentation. Parked harts are brought up to date first, so the digest
     /// is the state as of [`Chip::cycle`].
-    pub fn digest(&mut self) -> ChipDigest {
-        self.sync_parked();
+    pub fn digest(&mut self) -> Result<ChipDigest, crate::ChipError> {
+        self.sync_parked()?;
         let mut parts = vec![("cycle".to_string(), self.cycle())];
         for t in self.tiles() {
             let n = t.node();
@@ -96,6 +96,6 @@ impl Chip {
             h.bytes(data);
         });
         parts.push(("DRAM".to_string(), h.0));
-        ChipDigest { parts }
+        Ok(ChipDigest { parts })
     }
 }

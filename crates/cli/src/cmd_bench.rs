@@ -88,7 +88,8 @@ fn booted(a: &ChipBenchArgs, fw: &Firmware, tiles: usize) -> Result<(Chip, RunRe
     })
     .map_err(cerr)?;
     if let Some(s) = &a.schedule {
-        chip.set_schedule(Schedule::parse(s).map_err(cerr)?);
+        chip.set_schedule(Schedule::parse(s).map_err(cerr)?)
+            .map_err(cerr)?;
     }
     let r = host::boot(&mut chip, fw, 1_000_000, &mut |_| {}).map_err(cerr)?;
     if !r.finished {

@@ -282,7 +282,8 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
     };
     let mut chip = Chip::new(&cfg).map_err(err)?;
     if let Some(name) = &a.schedule {
-        chip.set_schedule(Schedule::parse(name).map_err(err)?);
+        chip.set_schedule(Schedule::parse(name).map_err(err)?)
+            .map_err(err)?;
     }
 
     let r = host::boot(

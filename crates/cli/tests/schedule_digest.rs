@@ -97,13 +97,13 @@ fn spin_checksum(n: u32) -> u32 {
 type Phase = (String, u64, ChipDigest);
 
 /// Boot, then each launch, under `schedule`; checks what each kernel must have computed.
-fn run(schedule: Schedule, fw: &Firmware, dir: &Path) -> Vec<Phase> {
+fn run(schedule: Schedule, fw: &Firmware, dir: &Path) -> (Vec<Phase>, (u64, u64)) {
     let mut chip = Chip::new(&ChipConfig::default()).expect("chip");
-    chip.set_schedule(schedule);
+    chip.set_schedule(schedule).expect("schedule");
     let mut phases = Vec::new();
     let r = host::boot(&mut chip, fw, 200_000, &mut |_| {}).expect("boot");
     assert!(r.finished, "{schedule:?}: boot did not finish");
-    phases.push(("boot".to_string(), r.cycles, chip.digest()));
+    phases.push(("boot".to_string(), r.cycles, chip.digest().expect("digest")));
     let tiles = coords(&chip);
 
     let stamp = kernel(dir, "noc_stamp");
@@ -113,7 +113,11 @@ fn run(schedule: Schedule, fw: &Firmware, dir: &Path) -> Vec<Phase> {
         for &(x, y) in &tiles {
             assert_eq!(l1(&mut chip, x, y, 0x30020), 0x600D_F00D ^ id, "({x},{y})");
         }
-        phases.push((format!("noc_stamp {id}"), r.cycles, chip.digest()));
+        phases.push((
+            format!("noc_stamp {id}"),
+            r.cycles,
+            chip.digest().expect("digest"),
+        ));
     }
 
     let mc = kernel(dir, "noc_multicast");
@@ -131,7 +135,11 @@ fn run(schedule: Schedule, fw: &Firmware, dir: &Path) -> Vec<Phase> {
             assert_eq!(l1(&mut chip, x, y, 0x40000 + 64 * i + 12), i as u32);
         }
     }
-    phases.push(("noc_multicast".to_string(), r.cycles, chip.digest()));
+    phases.push((
+        "noc_multicast".to_string(),
+        r.cycles,
+        chip.digest().expect("digest"),
+    ));
 
     let tp = kernel(dir, "tensix_poll");
     let r = host::launch(&mut chip, &tp, 4, 200_000, &mut |_| {}).expect("tensix_poll");
@@ -139,7 +147,11 @@ fn run(schedule: Schedule, fw: &Firmware, dir: &Path) -> Vec<Phase> {
     for &(x, y) in &tiles {
         assert_eq!(l1(&mut chip, x, y, 0x30008), 0x600D_F00D ^ 4, "({x},{y})");
     }
-    phases.push(("tensix_poll".to_string(), r.cycles, chip.digest()));
+    phases.push((
+        "tensix_poll".to_string(),
+        r.cycles,
+        chip.digest().expect("digest"),
+    ));
 
     let spin = kernel(dir, "spin");
     let n: u32 = 3000;
@@ -151,20 +163,27 @@ fn run(schedule: Schedule, fw: &Firmware, dir: &Path) -> Vec<Phase> {
     for &(x, y) in &tiles {
         assert_eq!(l1(&mut chip, x, y, 0x30000), spin_checksum(n), "({x},{y})");
     }
-    phases.push(("spin".to_string(), r.cycles, chip.digest()));
+    phases.push(("spin".to_string(), r.cycles, chip.digest().expect("digest")));
     // A few thousand idle cycles after the last launch: parked cores must still be exact.
     chip.clock(5000).expect("idle");
     let c = chip.cycle();
-    phases.push(("idle".to_string(), c, chip.digest()));
-    phases
+    phases.push(("idle".to_string(), c, chip.digest().expect("digest")));
+    (phases, chip.park_counts())
 }
 
 #[test]
 fn fast_schedule_matches_reference_digest_on_boot_and_kernels() {
     let Some(fw) = firmware() else { return };
     let Some(dir) = kernels() else { return };
-    let reference = run(Schedule::Reference, &fw, &dir);
-    let fast = run(Schedule::Fast, &fw, &dir);
+    let (reference, none) = run(Schedule::Reference, &fw, &dir);
+    let (fast, (parks, wakes)) = run(Schedule::Fast, &fw, &dir);
+    assert_eq!(none, (0, 0), "the reference schedule never parks");
+    eprintln!("fast schedule: {parks} parks, {wakes} wakes");
+    // Every tile's four idle cores park after boot and wake at each launch.
+    assert!(
+        parks >= 4 * 140 && wakes >= 4 * 140,
+        "{parks} parks, {wakes} wakes"
+    );
     assert_eq!(reference.len(), fast.len());
     for ((name, rc, rd), (_, fc, fd)) in reference.iter().zip(&fast) {
         eprintln!("{name}: {rc} cycles, digest {:016x}", rd.total());

@@ -84,6 +84,22 @@ pub struct Hart {
     halted: Option<HaltReason>,
     pending_error: Option<HartError>,
     trace: Option<TraceHook>,
+    /// Cycles that took the out-of-line path (CSR access, exception, pause, stall, stop).
+    events: u64,
+}
+
+/// What one [`Hart::step_fast`] did: one byte, where [`StepOutcome`] carries a whole error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Retired,
+    Stalled,
+    /// An exception went to the software handler.
+    Trapped,
+    Halted,
+    /// Retired, then the bus asked to stop.
+    Stop,
+    /// The details wait in [`Hart::take_error`].
+    Error,
 }
 
 impl Hart {
@@ -98,6 +114,7 @@ impl Hart {
             halted: None,
             pending_error: None,
             trace: None,
+            events: 0,
         }
     }
 
@@ -205,6 +222,48 @@ impl Hart {
     /// Calls `hook` for each executed instruction instead of printing; `None` turns tracing off.
     pub fn set_trace_hook(&mut self, hook: Option<TraceHook>) {
         self.trace = hook;
+    }
+
+    /// `x0..x31` (x0 reads 0).
+    pub fn regs(&self) -> &[u32] {
+        &self.core.x[..32]
+    }
+
+    /// How many cycles so far took the out-of-line path: a CSR access, an exception, a pause,
+    /// a stall or a stop request. Between two equal readings the hart only ran ALU, branch,
+    /// jump, fence and memory instructions that retired at once.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Accounts `n` cycles in each of which one instruction retired, without executing them:
+    /// for a scheduler that has proved those instructions leave every other architectural value
+    /// as it found it (a loop that comes back to the same pc and registers, see the chip's
+    /// idle-core parking).
+    pub fn skip_retired(&mut self, n: u64) {
+        self.core.cycles = self.core.cycles.wrapping_add(n);
+        self.core.instret = self.core.instret.wrapping_add(n);
+    }
+
+    /// Exactly one cycle, reported compactly (see [`Step`]); the tile's hot loop.
+    #[inline]
+    pub fn step_fast<B: Bus>(&mut self, bus: &mut B) -> Step {
+        let tick = if self.trace.is_some() {
+            self.traced_tick(bus)
+        } else {
+            self.tick(bus)
+        };
+        match tick {
+            Tick::Retired => Step::Retired,
+            Tick::Stop => Step::Stop,
+            Tick::Trapped(_) => Step::Trapped,
+            Tick::Stalled => Step::Stalled,
+            Tick::Halted => match self.halted {
+                Some(_) => Step::Halted,
+                None => Step::Retired,
+            },
+            Tick::Error => Step::Error,
+        }
     }
 
     /// Exactly one cycle.
@@ -366,7 +425,8 @@ impl Hart {
         tick
     }
 
-    fn take_error(&mut self) -> HartError {
+    /// The error of the last cycle that reported one (see [`Step::Error`]).
+    pub fn take_error(&mut self) -> HartError {
         self.pending_error.take().unwrap_or_else(|| HartError {
             kind: HartErrorKind::IllegalInstruction,
             hart_id: self.core.cfg.hart_id,
@@ -436,6 +496,7 @@ impl Hart {
     /// counters), stalls, exceptions, pauses, stop requests.
     #[inline(never)]
     fn finish<B: Bus>(&mut self, flow: Flow, pc: u32, bus: &mut B) -> Tick {
+        self.events = self.events.wrapping_add(1);
         let flow = match flow {
             Flow::Slow => {
                 // Beyond the cache window the op is not cached: lower it again.
@@ -453,6 +514,7 @@ impl Hart {
     #[cold]
     #[inline(never)]
     fn finish_fetch(&mut self, flow: Flow, pc: u32) -> Tick {
+        self.events = self.events.wrapping_add(1);
         self.core.cycles = self.core.cycles.wrapping_add(1);
         match flow {
             Flow::Slow | Flow::Miss => self.exception(HartErrorKind::IllegalInstruction, 0, pc),

@@ -15,12 +15,13 @@ pub mod mailboxes;
 pub mod memory_map;
 pub mod misc_regs;
 pub mod overlay;
+mod park;
 pub mod pc_bufs;
 
 use std::collections::HashSet;
 
 use bhemu_noc::{Noc, NodeId};
-use bhemu_rv::{Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
+use bhemu_rv::{Hart, HartConfig, HartError, HartErrorKind, Step, StepOutcome};
 use bhemu_tensix::{Arch, Coprocessor, TensixError};
 
 use crate::error::{ChipError, ErrorKind};
@@ -84,9 +85,10 @@ pub struct MmioAccess {
 pub(crate) struct CoreSlot {
     pub hart: Hart,
     pub state: CoreState,
-    pub last_mmio: Option<MmioAccess>,
     /// How many times the core has left soft reset.
     pub releases: u32,
+    /// Idle-loop detection (fast schedule).
+    det: park::Detector,
 }
 
 /// Everything of a tile except the harts: what a core's bus borrows.
@@ -118,11 +120,22 @@ pub(crate) struct Parts {
     pub fault: Option<ChipError>,
     pub warnings: Vec<ChipError>,
     pub warned: HashSet<(u8, u32)>,
+    /// Per core, its last MMIO access.
+    pub last_mmio: [Option<MmioAccess>; 5],
+    /// Per core, what the bus saw of its current candidate idle-loop pass.
+    pub probes: [park::Probe; 5],
+    /// Per core, the loop it is parked on (fast schedule).
+    pub parked: [Option<park::Park>; 5],
 }
 
 pub struct Tile {
     pub(crate) cores: [CoreSlot; 5],
     pub(crate) p: Parts,
+    /// Bit per core that the fast schedule steps: running or stalled, not parked.
+    awake: u8,
+    /// Times a core of this tile was parked, and woken.
+    parks: u64,
+    wakes: u64,
 }
 
 fn new_hart(core: Core, pc: u32) -> Hart {
@@ -139,8 +152,8 @@ impl Tile {
         let slot = |c: Core| CoreSlot {
             hart: new_hart(c, 0),
             state: CoreState::Reset,
-            last_mmio: None,
             releases: 0,
+            det: park::Detector::default(),
         };
         let mut csrs = [[0u32; 16]; 5];
         for c in &mut csrs {
@@ -171,7 +184,13 @@ impl Tile {
                 fault: None,
                 warnings: Vec::new(),
                 warned: HashSet::new(),
+                last_mmio: [None; 5],
+                probes: Default::default(),
+                parked: Default::default(),
             },
+            awake: 0,
+            parks: 0,
+            wakes: 0,
         }
     }
 
@@ -195,11 +214,16 @@ impl Tile {
         &self.cores[core.index()].hart
     }
     pub fn last_mmio(&self, core: Core) -> Option<MmioAccess> {
-        self.cores[core.index()].last_mmio
+        self.p.last_mmio[core.index()]
     }
     /// How many times `core` has left soft reset.
     pub fn releases(&self, core: Core) -> u32 {
         self.cores[core.index()].releases
+    }
+    /// How many times the fast schedule parked a core of this tile on an idle loop, and how
+    /// many times one was woken (including by [`crate::Chip::sync_parked`]).
+    pub fn park_counts(&self) -> (u64, u64) {
+        (self.parks, self.wakes)
     }
     pub fn debug_regs(&self) -> &DebugRegs {
         &self.p.debug
@@ -293,7 +317,20 @@ impl Tile {
         }
     }
 
+    /// A NoC write delivered in cycle `now` (the NoC phase, after every core has run).
     pub fn noc_write(&mut self, addr: u64, data: &[u8], now: u64) -> Result<(), String> {
+        self.noc_write_at(addr, data, now, now + 1)
+    }
+
+    /// A write over the NoC face; `next` is the first cycle not yet executed by any core of the
+    /// tile (`now + 1` in the NoC phase, the chip's cycle for the host between cycles).
+    pub(crate) fn noc_write_at(
+        &mut self,
+        addr: u64,
+        data: &[u8],
+        now: u64,
+        next: u64,
+    ) -> Result<(), String> {
         if addr < u64::from(L1_SIZE) {
             return if self.p.l1.write_bytes(addr, data) {
                 Ok(())
@@ -313,7 +350,8 @@ impl Tile {
             Target::DebugRegs(off) if data.len() == 4 && off % 4 == 0 => {
                 let v = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
                 if let DebugWrite::SoftReset { old } = self.p.debug.write(off, v, now)? {
-                    self.apply_soft_reset(old);
+                    self.apply_soft_reset(old, [next; 5])
+                        .map_err(|e| e.message)?;
                 }
                 Ok(())
             }
@@ -326,7 +364,7 @@ impl Tile {
 
     /// Host write of a debug/control register (`0xFFB1_2000..`), e.g. soft reset.
     pub fn write_reg(&mut self, addr: u32, value: u32, now: u64) -> Result<(), ChipError> {
-        self.noc_write(u64::from(addr), &value.to_le_bytes(), now)
+        self.noc_write_at(u64::from(addr), &value.to_le_bytes(), now, now)
             .map_err(|m| {
                 ChipError::new(ErrorKind::InvalidInput, m).at_tile(self.p.node.x, self.p.node.y)
             })
@@ -346,13 +384,17 @@ impl Tile {
     /// mailboxes it writes and, for a TRISC, the Tensix instructions queued in its thread's
     /// FIFO and MOP expander; leaving it starts a fresh hart (registers zero, caches empty) at the
     /// core's reset pc, discards a TRISC's PCBuf and clears local RAM unless disabled.
-    fn apply_soft_reset(&mut self, old: u32) {
+    ///
+    /// A parked core entering reset is first brought to cycle `next[i]` (see `park`).
+    fn apply_soft_reset(&mut self, old: u32, next: [u64; 5]) -> Result<(), ChipError> {
         let new = self.p.debug.soft_reset();
         for core in Core::ALL {
             let bit = soft_reset_bit(core);
             let i = core.index();
             if old & bit == 0 && new & bit != 0 {
+                self.catch_up(i, next[i])?;
                 self.cores[i].state = CoreState::Reset;
+                self.awake &= !(1 << i);
                 if let Some(m) = core.mailbox_index() {
                     self.p.mailboxes.reset_writer(m);
                 }
@@ -368,6 +410,9 @@ impl Tile {
                 slot.hart = new_hart(core, pc);
                 slot.state = CoreState::Running;
                 slot.releases += 1;
+                slot.det.reset();
+                self.p.probes[i].on = false;
+                self.awake |= 1 << i;
                 self.p.pcs[i] = pc;
                 if let Some(t) = core.thread() {
                     self.p.pcbufs.reset(t);
@@ -385,6 +430,7 @@ impl Tile {
                 }
             }
         }
+        Ok(())
     }
 
     // ---- one cycle ----------------------------------------------------------------------
@@ -416,7 +462,6 @@ impl Tile {
                     now,
                     p: &mut self.p,
                     noc: &mut *noc,
-                    last_mmio: &mut slot.last_mmio,
                 };
                 slot.hart.step(&mut bus)
             };
@@ -429,56 +474,194 @@ impl Tile {
                 StepOutcome::Halted(_) => slot.state = CoreState::Halted,
                 StepOutcome::Error(e) => {
                     slot.state = CoreState::Faulted;
+                    self.awake &= !(1 << i);
                     let fault = self.p.fault.take();
                     return Err(self.hart_error(core, e, fault, now));
                 }
             }
+            self.awake = match slot.state {
+                CoreState::Running | CoreState::Stalled => self.awake | 1 << i,
+                _ => self.awake & !(1 << i),
+            };
             if let Some(old) = self.p.soft_reset_old.take() {
-                self.apply_soft_reset(old);
+                self.apply_soft_reset(old, [now; 5])?;
             }
             self.invalidate_dirty_code();
         }
         Ok(())
     }
 
-    /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2 (seed 004 §3).
+    /// True when the fast schedule has something to do for this tile this cycle: a core to
+    /// step, a parked core to wake, or code to invalidate.
+    #[inline]
+    pub fn needs_step(&self) -> bool {
+        self.awake != 0 || self.p.l1.woken() != 0 || self.p.l1.code_dirty()
+    }
+
+    /// The fast schedule's cycle of this tile: the same instructions, in the same order, as
+    /// [`Tile::step_cores_reference`], except that parked cores (see `park`) are not visited.
     pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
+        // Writes since this tile's last cycle came after every core had run that cycle.
+        if self.p.l1.woken() != 0 {
+            self.wake(self.p.l1.woken(), [now; 5])?;
+        }
         self.invalidate_dirty_code();
         for i in 0..5 {
-            if !matches!(self.cores[i].state, CoreState::Running | CoreState::Stalled) {
+            if self.awake & (1 << i) == 0 {
                 continue;
             }
             let core = Core::ALL[i];
             let slot = &mut self.cores[i];
             let pc = slot.hart.pc();
-            let outcome = {
+            let step = {
                 let mut bus = bus::CoreBus {
                     core,
                     pc,
                     now,
                     p: &mut self.p,
                     noc: &mut *noc,
-                    last_mmio: &mut slot.last_mmio,
                 };
-                slot.hart.step(&mut bus)
+                slot.hart.step_fast(&mut bus)
             };
             self.p.pcs[i] = slot.hart.pc();
-            match outcome {
-                StepOutcome::Retired | StepOutcome::Stop | StepOutcome::Trapped { .. } => {
-                    slot.state = CoreState::Running
+            match step {
+                Step::Retired | Step::Stop | Step::Trapped => {
+                    slot.state = CoreState::Running;
+                    let probe = &mut self.p.probes[i];
+                    if let park::Verdict::Park = park::observe(&mut slot.det, probe, &slot.hart, pc)
+                    {
+                        self.park(i, now);
+                    }
                 }
-                StepOutcome::Stalled => slot.state = CoreState::Stalled,
-                StepOutcome::Halted(_) => slot.state = CoreState::Halted,
-                StepOutcome::Error(e) => {
+                Step::Stalled => {
+                    slot.state = CoreState::Stalled;
+                    slot.det.active = false;
+                    self.p.probes[i].on = false;
+                }
+                Step::Halted => {
+                    slot.state = CoreState::Halted;
+                    self.awake &= !(1 << i);
+                }
+                Step::Error => {
                     slot.state = CoreState::Faulted;
+                    self.awake &= !(1 << i);
+                    let e = slot.hart.take_error();
                     let fault = self.p.fault.take();
                     return Err(self.hart_error(core, e, fault, now));
                 }
             }
-            if let Some(old) = self.p.soft_reset_old.take() {
-                self.apply_soft_reset(old);
+            // Cores before this one in the order have run this cycle; the others have not.
+            if self.p.l1.woken() != 0 || self.p.soft_reset_old.is_some() {
+                let next: [u64; 5] = std::array::from_fn(|j| if j < i { now + 1 } else { now });
+                if self.p.l1.woken() != 0 {
+                    self.wake(self.p.l1.woken(), next)?;
+                }
+                if let Some(old) = self.p.soft_reset_old.take() {
+                    self.apply_soft_reset(old, next)?;
+                }
             }
             self.invalidate_dirty_code();
+        }
+        Ok(())
+    }
+
+    /// Parks core `i` on the loop its detector just proved, if the values the pass read are
+    /// still in L1; it executed cycle `now`.
+    fn park(&mut self, i: usize, now: u64) {
+        let probe = &mut self.p.probes[i];
+        probe.on = false;
+        let det = &mut self.cores[i].det;
+        det.active = false;
+        let l1 = &self.p.l1;
+        let unchanged = probe
+            .loads
+            .iter()
+            .all(|&(a, w, v)| l1.read(a, u32::from(w)) == Some(v));
+        if !unchanged || det.pcs.len() < 2 {
+            return;
+        }
+        let mut pcs = std::mem::take(&mut det.pcs);
+        pcs.pop();
+        let loads = std::mem::take(&mut probe.loads);
+        let bit = 1u8 << i;
+        let mut lines = Vec::new();
+        let lo = pcs.iter().copied().min().unwrap_or(0);
+        let hi = pcs.iter().copied().max().unwrap_or(0);
+        let mut a = lo & !63;
+        while a <= hi {
+            lines.extend(self.p.l1.watch(a, bit));
+            a += 64;
+        }
+        for &(a, w, _) in &loads {
+            lines.extend(self.p.l1.watch(a, bit));
+            lines.extend(self.p.l1.watch(a + u32::from(w) - 1, bit));
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        self.p.parked[i] = Some(park::Park {
+            start: now + 1,
+            pcs,
+            loads,
+            lines,
+        });
+        self.awake &= !bit;
+        self.parks += 1;
+    }
+
+    /// Wakes the parked cores in `mask`, each brought to `next[i]`.
+    fn wake(&mut self, mask: u8, next: [u64; 5]) -> Result<(), ChipError> {
+        for (i, &n) in next.iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                self.catch_up(i, n)?;
+            }
+        }
+        self.p.l1.clear_woken(mask);
+        Ok(())
+    }
+
+    /// If core `i` is parked, brings it to the state it has after executing every cycle before
+    /// `next` and steps it normally again.
+    fn catch_up(&mut self, i: usize, next: u64) -> Result<(), ChipError> {
+        let Some(park) = self.p.parked[i].take() else {
+            return Ok(());
+        };
+        let bit = 1u8 << i;
+        for &l in &park.lines {
+            self.p.l1.unwatch(l, bit);
+        }
+        self.p.l1.clear_woken(bit);
+        let steps = next.saturating_sub(park.start);
+        let period = park.period();
+        let slot = &mut self.cores[i];
+        slot.hart.skip_retired(steps - steps % period);
+        let mut bus = park::ReplayBus {
+            loads: &park.loads,
+            l1: &self.p.l1,
+        };
+        for k in 0..steps % period {
+            if slot.hart.step_fast(&mut bus) != Step::Retired {
+                let e = slot.hart.take_error();
+                let mut c = ChipError::new(
+                    ErrorKind::Internal,
+                    format!("replaying a parked idle loop (step {k}): {}", e.message),
+                );
+                c.loc.tile = Some((self.p.node.x, self.p.node.y));
+                c.loc.core = Some(Core::ALL[i]);
+                c.loc.pc = Some(e.pc);
+                return Err(c);
+            }
+        }
+        self.p.pcs[i] = slot.hart.pc();
+        slot.det.reset();
+        self.awake |= bit;
+        self.wakes += 1;
+        Ok(())
+    }
+
+    /// Brings every parked core to cycle `next` (see [`crate::Chip::sync_parked`]).
+    pub(crate) fn sync_parked(&mut self, next: u64) -> Result<(), ChipError> {
+        for i in 0..5 {
+            self.catch_up(i, next)?;
         }
         Ok(())
     }

@@ -271,8 +271,9 @@ impl Chip {
 
     /// Brings every core the fast schedule has parked up to the current cycle, so that
     /// [`Tile::hart`], [`Tile::pc`] and friends read what the reference schedule would show.
-    /// [`Chip::run_until`] and [`Chip::digest`] do this themselves; after [`Chip::clock`] a
-    /// parked core's hart may lag (memory never does).
+    /// [`Chip::digest`] does this itself; after [`Chip::clock`] or [`Chip::run_until`] a
+    /// parked core's hart may lag, and a core that ran ahead may lead (memory, core states
+    /// and MMIO never do), so read harts after calling this.
     pub fn sync_parked(&mut self) -> Result<(), ChipError> {
         let next = self.cycle;
         for t in &mut self.tiles {
@@ -370,7 +371,7 @@ impl Chip {
             }
             Schedule::Fast => {
                 for t in &mut self.tiles {
-                    if t.needs_step() {
+                    if t.needs_step(now) {
                         t.step_cores(now, &mut self.noc)?;
                     }
                 }
@@ -415,19 +416,15 @@ impl Chip {
         mut done: impl FnMut(&Chip) -> bool,
     ) -> Result<bool, ChipError> {
         let end = self.cycle.saturating_add(max_cycles);
-        let r = loop {
+        loop {
             if done(self) {
-                break Ok(true);
+                return Ok(true);
             }
             if self.cycle >= end {
-                break Ok(false);
+                return Ok(false);
             }
-            if let Err(e) = self.tick() {
-                break Err(e);
-            }
-        };
-        self.sync_parked()?;
-        r
+            self.tick()?;
+        }
     }
 
     /// Whether the chip routes NoC coordinates through the translation tables. Always true:

@@ -273,6 +273,8 @@ fn run_to_done(
     if !finished {
         finished = all_done(chip);
     }
+    // The report shows each core's pc: bring parked and run-ahead cores to this cycle.
+    chip.sync_parked()?;
     Ok(RunReport {
         cycles: chip.cycle() - start,
         wall: t0.elapsed(),

@@ -174,3 +174,85 @@ fn parked_cores_wake_exactly_at_every_loop_phase() {
         "parking was exercised: {parks} parks, {wakes} wakes"
     );
 }
+
+/// BRISC counts down a private loop (registers only) and stores its result; the other cores
+/// sit in one-instruction loops. Returns the program and the address of the loop's `addi t1`.
+fn private_loop(n: u32) -> (Vec<Insn>, u32) {
+    let mut p = li(S0, n);
+    p.extend(li(T1, 0));
+    let at = 4 * p.len() as u32;
+    p.push(addi(T1, T1, 3));
+    p.push(Insn::Op {
+        op: bhemu_isa::riscv::RegOp::Xor,
+        rd: T2,
+        rs1: T2,
+        rs2: T1,
+    });
+    p.push(addi(S0, S0, -1));
+    p.push(branch(BranchOp::Bne, S0, 0, -12));
+    p.extend(li(T0, OUT));
+    p.push(sw(T2, T0));
+    p.push(spin());
+    (p, at)
+}
+
+/// What the host does to the chip at cycle `at`.
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// Only look (the digest brings every core to the cycle).
+    Look,
+    /// Put BRISC into soft reset, then release it again 50 cycles later.
+    Reset,
+    /// Overwrite the loop's `addi t1, t1, 3` with `addi t1, t1, 5`.
+    Patch,
+}
+
+fn run_private_loop(schedule: Schedule, at: u64, ev: Event) -> Vec<bhemu_chip::ChipDigest> {
+    let mut c = Chip::new(&ChipConfig {
+        tiles: grid::parse_tiles("1,2").expect("tiles"),
+        ..ChipConfig::default()
+    })
+    .expect("chip");
+    c.set_schedule(schedule).expect("schedule");
+    let (prog, addi_at) = private_loop(400);
+    c.write_l1(1, 2, 0, &bytes(&prog)).expect("brisc");
+    for pc in [0x12000u64, 0x6000, 0xA000, 0xE000] {
+        c.write_l1(1, 2, pc, &bytes(&[spin()])).expect("others");
+    }
+    c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
+    let mut digests = Vec::new();
+    c.clock(at).expect("run");
+    digests.push(c.digest().expect("digest"));
+    match ev {
+        Event::Look => {}
+        Event::Reset => {
+            c.write_reg(1, 2, 0xFFB1_21B0, 0x40000)
+                .expect("BRISC into reset");
+            c.clock(50).expect("run");
+            digests.push(c.digest().expect("digest"));
+            c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release");
+        }
+        Event::Patch => {
+            let w = encode(&addi(T1, T1, 5));
+            c.write_l1(1, 2, u64::from(addi_at), &w.to_le_bytes())
+                .expect("patch");
+        }
+    }
+    c.clock(2000).expect("run");
+    digests.push(c.digest().expect("digest"));
+    digests
+}
+
+#[test]
+fn cores_run_ahead_rewind_exactly_when_looked_at_reset_or_patched() {
+    for ev in [Event::Look, Event::Reset, Event::Patch] {
+        for at in [3, 40, 41, 42, 43, 777, 1200, 1650] {
+            let r = run_private_loop(Schedule::Reference, at, ev);
+            let f = run_private_loop(Schedule::Fast, at, ev);
+            assert_eq!(r.len(), f.len());
+            for (k, (a, b)) in r.iter().zip(&f).enumerate() {
+                assert_eq!(a.first_difference(b), None, "{ev:?} at {at}, digest {k}");
+            }
+        }
+    }
+}

@@ -88,6 +88,41 @@ pub struct Hart {
     events: u64,
 }
 
+/// The part of a hart's state that private instructions change (see [`Hart::run_private`]):
+/// enough to rewind a hart that ran ahead and replay it to any earlier cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    pc: u32,
+    x: [u32; 32],
+    cycles: u64,
+    instret: u64,
+}
+
+/// A bus for private instructions, which never use one.
+struct NoBus;
+
+impl Bus for NoBus {
+    fn fetch(&mut self, addr: u32) -> Access<u32> {
+        no_bus(addr)
+    }
+    fn load(&mut self, addr: u32, _: crate::bus::Width) -> Access<u32> {
+        no_bus(addr)
+    }
+    fn store(&mut self, addr: u32, _: crate::bus::Width, _: u32) -> Access<()> {
+        no_bus(addr)
+    }
+    fn push_tensix(&mut self, _: u32) -> Access<()> {
+        no_bus(0)
+    }
+}
+
+fn no_bus<T>(addr: u32) -> Access<T> {
+    Access::Fault(crate::bus::BusFault {
+        addr,
+        reason: "internal: a private instruction used the bus".into(),
+    })
+}
+
 /// What one [`Hart::step_fast`] did: one byte, where [`StepOutcome`] carries a whole error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -243,6 +278,61 @@ impl Hart {
     pub fn skip_retired(&mut self, n: u64) {
         self.core.cycles = self.core.cycles.wrapping_add(n);
         self.core.instret = self.core.instret.wrapping_add(n);
+    }
+
+    /// The registers, pc and counters, to come back to with [`Hart::restore`].
+    pub fn checkpoint(&self) -> Checkpoint {
+        let mut x = [0u32; 32];
+        x.copy_from_slice(&self.core.x[..32]);
+        Checkpoint {
+            pc: self.pc,
+            x,
+            cycles: self.core.cycles,
+            instret: self.core.instret,
+        }
+    }
+
+    /// Rewinds to `c`. Only exact if the hart ran nothing but private instructions
+    /// ([`Hart::run_private`]) since `c` was taken.
+    pub fn restore(&mut self, c: &Checkpoint) {
+        self.pc = c.pc;
+        self.core.x[..32].copy_from_slice(&c.x);
+        self.core.cycles = c.cycles;
+        self.core.instret = c.instret;
+    }
+
+    /// Runs up to `max` cycles of *private* instructions — integer ALU, `lui`/`auipc`, jumps,
+    /// branches, `fence` — already in the decode cache, one per cycle, and stops before the
+    /// first other one (a memory access, CSR, trap, Tensix push, an uncached or misaligned
+    /// target). Returns the cycles run. Such instructions read and write only the hart's
+    /// registers, pc and counters, so running them early changes nothing anyone else can see:
+    /// a scheduler may run a hart ahead of the chip's clock and still be exact. Runs nothing
+    /// while tracing or paused.
+    pub fn run_private(&mut self, max: u64) -> u64 {
+        if self.halted.is_some() || self.trace.is_some() {
+            return 0;
+        }
+        let mut pc = self.pc;
+        let mut n = 0u64;
+        let mut bus = NoBus;
+        while n < max {
+            let Some(op) = self.cache.get(pc) else { break };
+            if !op.kind.is_private() {
+                break;
+            }
+            // A private op either retires or reports a misaligned target before writing
+            // anything; the latter is left to the next ordinary step.
+            match self.core.exec(&mut self.cache, &mut bus, op, pc) {
+                Flow::Next(next) => {
+                    pc = next;
+                    n += 1;
+                }
+                _ => break,
+            }
+        }
+        self.pc = pc;
+        self.skip_retired(n);
+        n
     }
 
     /// Exactly one cycle, reported compactly (see [`Step`]); the tile's hot loop.

@@ -21,7 +21,7 @@ pub mod pc_bufs;
 use std::collections::HashSet;
 
 use bhemu_noc::{Noc, NodeId};
-use bhemu_rv::{Hart, HartConfig, HartError, HartErrorKind, Step, StepOutcome};
+use bhemu_rv::{Checkpoint, Hart, HartConfig, HartError, HartErrorKind, Step, StepOutcome};
 use bhemu_tensix::{Arch, Coprocessor, TensixError};
 
 use crate::error::{ChipError, ErrorKind};
@@ -89,7 +89,20 @@ pub(crate) struct CoreSlot {
     pub releases: u32,
     /// Idle-loop detection (fast schedule).
     det: park::Detector,
+    /// Set while the core has run ahead of the chip's clock (fast schedule).
+    ahead: Option<Ahead>,
 }
+
+/// A core that ran private instructions ahead of the clock: it has executed every cycle before
+/// `until`, and `checkpoint` is its state when it had executed every cycle before `start`.
+struct Ahead {
+    checkpoint: Checkpoint,
+    start: u64,
+    until: u64,
+}
+
+/// Most cycles a core runs ahead in one go.
+const MAX_AHEAD: u64 = 1 << 22;
 
 /// Everything of a tile except the harts: what a core's bus borrows.
 pub(crate) struct Parts {
@@ -136,6 +149,8 @@ pub struct Tile {
     /// Times a core of this tile was parked, and woken.
     parks: u64,
     wakes: u64,
+    /// While the only awake core runs ahead: the first cycle it has not executed (else 0).
+    due: u64,
 }
 
 fn new_hart(core: Core, pc: u32) -> Hart {
@@ -154,6 +169,7 @@ impl Tile {
             state: CoreState::Reset,
             releases: 0,
             det: park::Detector::default(),
+            ahead: None,
         };
         let mut csrs = [[0u32; 16]; 5];
         for c in &mut csrs {
@@ -191,6 +207,7 @@ impl Tile {
             awake: 0,
             parks: 0,
             wakes: 0,
+            due: 0,
         }
     }
 
@@ -387,6 +404,7 @@ impl Tile {
     ///
     /// A parked core entering reset is first brought to cycle `next[i]` (see `park`).
     fn apply_soft_reset(&mut self, old: u32, next: [u64; 5]) -> Result<(), ChipError> {
+        self.sync_ahead(next)?;
         let new = self.p.debug.soft_reset();
         for core in Core::ALL {
             let bit = soft_reset_bit(core);
@@ -494,16 +512,19 @@ impl Tile {
     /// True when the fast schedule has something to do for this tile this cycle: a core to
     /// step, a parked core to wake, or code to invalidate.
     #[inline]
-    pub fn needs_step(&self) -> bool {
-        self.awake != 0 || self.p.l1.woken() != 0 || self.p.l1.code_dirty()
+    pub fn needs_step(&self, now: u64) -> bool {
+        (self.awake != 0 && self.due <= now) || self.p.l1.woken() != 0 || self.p.l1.code_dirty()
     }
 
     /// The fast schedule's cycle of this tile: the same instructions, in the same order, as
     /// [`Tile::step_cores_reference`], except that parked cores (see `park`) are not visited.
     pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
         // Writes since this tile's last cycle came after every core had run that cycle.
-        if self.p.l1.woken() != 0 {
-            self.wake(self.p.l1.woken(), [now; 5])?;
+        if self.p.l1.woken() != 0 || self.p.l1.code_dirty() {
+            self.sync_ahead([now; 5])?;
+            if self.p.l1.woken() != 0 {
+                self.wake(self.p.l1.woken(), [now; 5])?;
+            }
         }
         self.invalidate_dirty_code();
         for i in 0..5 {
@@ -512,6 +533,13 @@ impl Tile {
             }
             let core = Core::ALL[i];
             let slot = &mut self.cores[i];
+            if let Some(a) = &slot.ahead {
+                if a.until > now {
+                    continue;
+                }
+                slot.ahead = None;
+                self.due = 0;
+            }
             let pc = slot.hart.pc();
             let step = {
                 let mut bus = bus::CoreBus {
@@ -561,6 +589,62 @@ impl Tile {
                 }
             }
             self.invalidate_dirty_code();
+            self.run_ahead(i, now);
+        }
+        Ok(())
+    }
+
+    /// Lets core `i`, which executed cycle `now`, run its next private instructions ahead of
+    /// the clock when it is the only core of the tile that steps (so no other core can look at
+    /// it — the PC snapshots — before it is due again) and it is not in the middle of an
+    /// idle-loop candidate pass. Anything that could observe or change it first rewinds it to
+    /// the exact cycle ([`Tile::sync_ahead`]).
+    fn run_ahead(&mut self, i: usize, now: u64) {
+        let bit = 1u8 << i;
+        let slot = &mut self.cores[i];
+        if self.awake != bit || slot.det.active || slot.state != CoreState::Running {
+            return;
+        }
+        let checkpoint = slot.hart.checkpoint();
+        let n = slot.hart.run_private(MAX_AHEAD);
+        if n == 0 {
+            return;
+        }
+        slot.ahead = Some(Ahead {
+            checkpoint,
+            start: now + 1,
+            until: now + 1 + n,
+        });
+        self.due = now + 1 + n;
+        self.p.pcs[i] = slot.hart.pc();
+    }
+
+    /// Rewinds every core that ran ahead to the state it has after executing every cycle
+    /// before `next[i]` (replaying its private instructions from its checkpoint).
+    fn sync_ahead(&mut self, next: [u64; 5]) -> Result<(), ChipError> {
+        if self.due == 0 {
+            return Ok(());
+        }
+        self.due = 0;
+        for (i, &n) in next.iter().enumerate() {
+            let slot = &mut self.cores[i];
+            let Some(a) = slot.ahead.take() else { continue };
+            if n >= a.until {
+                continue;
+            }
+            slot.hart.restore(&a.checkpoint);
+            let want = n.saturating_sub(a.start);
+            let got = slot.hart.run_private(want);
+            self.p.pcs[i] = slot.hart.pc();
+            if got != want {
+                let mut c = ChipError::new(
+                    ErrorKind::Internal,
+                    format!("replaying {want} private instructions ran {got}"),
+                );
+                c.loc.tile = Some((self.p.node.x, self.p.node.y));
+                c.loc.core = Some(Core::ALL[i]);
+                return Err(c);
+            }
         }
         Ok(())
     }
@@ -660,6 +744,7 @@ impl Tile {
 
     /// Brings every parked core to cycle `next` (see [`crate::Chip::sync_parked`]).
     pub(crate) fn sync_parked(&mut self, next: u64) -> Result<(), ChipError> {
+        self.sync_ahead([next; 5])?;
         for i in 0..5 {
             self.catch_up(i, next)?;
         }

@@ -53,11 +53,17 @@ pub struct Chip {
     cycle: u64,
     id: u32,
     schedule: Schedule,
+    /// Fast schedule, per tile: the first cycle at which its cores need a visit (`u64::MAX`:
+    /// none until something writes to it). Anything that may touch a tile lowers it to 0.
+    due: Vec<u64>,
+    /// Fast schedule, per tile: its coprocessor may have work.
+    cp_busy: Vec<bool>,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
 struct Ends<'a> {
     tiles: &'a mut [Tile],
+    due: &'a mut [u64],
     endpoints: &'a [Endpoint],
     dram: &'a mut Dram,
     now: u64,
@@ -203,6 +209,11 @@ impl NocEndpoints for Ends<'_> {
                 y: node.y,
             });
         }
+        if let Endpoint::Tile(i) = ep {
+            if let Some(d) = self.due.get_mut(usize::from(i)) {
+                *d = 0;
+            }
+        }
         endpoint_write(
             self.tiles,
             self.dram,
@@ -246,6 +257,7 @@ impl Chip {
                 *e = ep;
             }
         }
+        let n_tiles = tiles.len();
         Ok(Chip {
             tiles,
             endpoints,
@@ -254,6 +266,8 @@ impl Chip {
             cycle: 0,
             id: 0,
             schedule: Schedule::from_env()?,
+            due: vec![0; n_tiles],
+            cp_busy: vec![true; n_tiles],
         })
     }
 
@@ -275,6 +289,7 @@ impl Chip {
     /// parked core's hart may lag, and a core that ran ahead may lead (memory, core states
     /// and MMIO never do), so read harts after calling this.
     pub fn sync_parked(&mut self) -> Result<(), ChipError> {
+        self.touch_all();
         let next = self.cycle;
         for t in &mut self.tiles {
             t.sync_parked(next)?;
@@ -301,7 +316,20 @@ impl Chip {
         &self.tiles
     }
     pub fn tiles_mut(&mut self) -> &mut [Tile] {
+        self.touch_all();
         &mut self.tiles
+    }
+    /// The fast schedule visits every tile at the next cycle (their state may have changed
+    /// behind its back).
+    fn touch_all(&mut self) {
+        self.due.fill(0);
+        self.cp_busy.fill(true);
+    }
+    fn touch(&mut self, i: usize) {
+        if let (Some(d), Some(c)) = (self.due.get_mut(i), self.cp_busy.get_mut(i)) {
+            *d = 0;
+            *c = true;
+        }
     }
     fn tile_index(&self, x: u8, y: u8) -> Option<usize> {
         if x >= 64 || y >= 64 {
@@ -316,8 +344,9 @@ impl Chip {
         self.tile_index(x, y).and_then(|i| self.tiles.get(i))
     }
     pub fn tile_mut(&mut self, x: u8, y: u8) -> Option<&mut Tile> {
-        self.tile_index(x, y)
-            .and_then(move |i| self.tiles.get_mut(i))
+        let i = self.tile_index(x, y)?;
+        self.touch(i);
+        self.tiles.get_mut(i)
     }
     /// The tile at (x, y) or an error naming it.
     pub fn tile_or_err(&mut self, x: u8, y: u8) -> Result<&mut Tile, ChipError> {
@@ -370,19 +399,47 @@ impl Chip {
                 }
             }
             Schedule::Fast => {
-                for t in &mut self.tiles {
-                    if t.needs_step(now) {
-                        t.step_cores(now, &mut self.noc)?;
+                // Tiles whose cores are all parked, ahead of the clock or stopped are skipped
+                // with one compare each.
+                let tiles = self
+                    .tiles
+                    .iter_mut()
+                    .zip(&mut self.due)
+                    .zip(&mut self.cp_busy);
+                for ((t, due), busy) in tiles {
+                    if *due <= now {
+                        let r = t.step_cores(now, &mut self.noc);
+                        *due = t.next_due(now);
+                        *busy |= t.coprocessor_busy();
+                        r?;
+                    }
+                }
+                let tiles = self
+                    .tiles
+                    .iter_mut()
+                    .zip(&mut self.due)
+                    .zip(&mut self.cp_busy);
+                for ((t, due), busy) in tiles {
+                    if *busy {
+                        let r = t.step_coprocessor(now);
+                        *busy = t.coprocessor_busy();
+                        // The coprocessor's effects (a freed FIFO slot, an L1 write) may
+                        // concern cores: look at the tile next cycle.
+                        *due = (*due).min(now + 1);
+                        r?;
                     }
                 }
             }
         }
-        for t in &mut self.tiles {
-            t.step_coprocessor(now)?;
+        if self.schedule == Schedule::Reference {
+            for t in &mut self.tiles {
+                t.step_coprocessor(now)?;
+            }
         }
         if !self.noc.idle() {
             let mut ends = Ends {
                 tiles: &mut self.tiles,
+                due: &mut self.due,
                 endpoints: &self.endpoints,
                 dram: &mut self.dram,
                 now,
@@ -503,6 +560,9 @@ impl Chip {
         buf: &mut [u8],
     ) -> Result<(), ChipError> {
         let (id, ep) = self.host_endpoint(noc, x, y)?;
+        if let Endpoint::Tile(i) = ep {
+            self.touch(usize::from(i));
+        }
         let now = self.cycle;
         let r = match (ep, niu_word(addr, buf.len())) {
             (Endpoint::Tile(_), Some(a)) => self
@@ -528,6 +588,9 @@ impl Chip {
         data: &[u8],
     ) -> Result<HostWrite, ChipError> {
         let (id, ep) = self.host_endpoint(noc, x, y)?;
+        if let Endpoint::Tile(i) = ep {
+            self.touch(usize::from(i));
+        }
         let now = self.cycle;
         let r = match (ep, niu_word(addr, data.len())) {
             (Endpoint::Pcie, _) if addr >= NOC_HOST_WINDOW => {

@@ -516,6 +516,27 @@ impl Tile {
         (self.awake != 0 && self.due <= now) || self.p.l1.woken() != 0 || self.p.l1.code_dirty()
     }
 
+    /// The first cycle after `now` at which the fast schedule must visit this tile's cores:
+    /// `now + 1` while a core steps every cycle (or a write waits to be looked at), the cycle
+    /// a core that ran ahead is due, `u64::MAX` while every core is parked or stopped.
+    pub fn next_due(&self, now: u64) -> u64 {
+        if self.p.l1.woken() != 0 || self.p.l1.code_dirty() {
+            now + 1
+        } else if self.awake == 0 {
+            u64::MAX
+        } else if self.due > now {
+            self.due
+        } else {
+            now + 1
+        }
+    }
+
+    /// The coprocessor has work.
+    #[inline]
+    pub fn coprocessor_busy(&self) -> bool {
+        self.p.cp_active
+    }
+
     /// The fast schedule's cycle of this tile: the same instructions, in the same order, as
     /// [`Tile::step_cores_reference`], except that parked cores (see `park`) are not visited.
     pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {

@@ -261,7 +261,7 @@ fn run_to_done(
     let mut finished = false;
     while chip.cycle() - start < max_cycles {
         let chunk = (max_cycles - (chip.cycle() - start)).min(4096);
-        if chip.run_until(chunk, all_done)? {
+        if chip.run_until_l1(chunk, all_done)? {
             finished = true;
             break;
         }

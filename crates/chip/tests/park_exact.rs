@@ -256,3 +256,38 @@ fn cores_run_ahead_rewind_exactly_when_looked_at_reset_or_patched() {
         }
     }
 }
+
+/// `run_until_l1` stops at the same cycle as `run_until` with the same L1-only condition, under
+/// both schedules.
+#[test]
+fn run_until_l1_stops_at_the_same_cycle_as_run_until() {
+    let mut cycles = Vec::new();
+    for schedule in [Schedule::Reference, Schedule::Fast] {
+        for only_l1 in [false, true] {
+            let mut c = Chip::new(&ChipConfig {
+                tiles: grid::parse_tiles("1,2;2,2").expect("tiles"),
+                ..ChipConfig::default()
+            })
+            .expect("chip");
+            c.set_schedule(schedule).expect("schedule");
+            c.write_l1(2, 2, 0, &bytes(&private_loop(300).0))
+                .expect("brisc");
+            for pc in [0x12000u64, 0x6000, 0xA000, 0xE000] {
+                c.write_l1(2, 2, pc, &bytes(&[spin()])).expect("others");
+            }
+            c.write_reg(2, 2, 0xFFB1_21B0, 0).expect("release all");
+            let done = |c: &Chip| c.tile(2, 2).and_then(|t| t.read_l1_u32(OUT).ok()) != Some(0);
+            let hit = if only_l1 {
+                c.run_until_l1(5000, done)
+            } else {
+                c.run_until(5000, done)
+            };
+            assert_eq!(hit.ok(), Some(true), "{schedule:?}, only_l1 {only_l1}");
+            cycles.push(c.cycle());
+        }
+    }
+    // li s0 (2) + li t1 (2) + 300 passes of 4 + li t0 (2) + sw = 1207 instructions, one per
+    // cycle: the store retires in cycle 1206 (counting from 0), so the condition first holds
+    // before cycle 1207.
+    assert_eq!(cycles, vec![1207; 4]);
+}

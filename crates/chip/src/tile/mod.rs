@@ -531,6 +531,12 @@ impl Tile {
         }
     }
 
+    /// Writes to this tile's L1 so far, from any source.
+    #[inline]
+    pub fn l1_writes(&self) -> u64 {
+        self.p.l1.writes()
+    }
+
     /// The coprocessor has work.
     #[inline]
     pub fn coprocessor_busy(&self) -> bool {

@@ -259,6 +259,12 @@ impl Hart {
         self.trace = hook;
     }
 
+    /// A trace hook is installed: every cycle must really execute, so schedulers must not skip
+    /// or batch this hart's cycles.
+    pub fn is_traced(&self) -> bool {
+        self.trace.is_some()
+    }
+
     /// `x0..x31` (x0 reads 0).
     pub fn regs(&self) -> &[u32] {
         &self.core.x[..32]

@@ -117,6 +117,11 @@ pub(crate) fn observe(
     old_pc: u32,
 ) -> Verdict {
     let pc = hart.pc();
+    if hart.is_traced() {
+        d.active = false;
+        probe.on = false;
+        return Verdict::Nothing;
+    }
     if d.active {
         if d.pcs.len() > MAX_PERIOD {
             probe.impure = true;

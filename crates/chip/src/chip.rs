@@ -6,6 +6,11 @@
 //! coprocessor advances one cycle, then the NoC delivers. Nothing else advances time, and the
 //! order is fixed, so runs are deterministic. Tiles whose cores are all in reset (or halted)
 //! cost one check per tick; the tick itself allocates nothing.
+//!
+//! That loop is [`Schedule::Reference`]. [`Schedule::Fast`] (the default) computes the same
+//! states and cycle counts with less host work: idle cores are parked and cores alone in their
+//! tile run private instructions ahead of the clock (`tile::park`, [`Tile::step_cores`]), and
+//! tiles with nothing due this cycle are skipped with one compare.
 use bhemu_noc::coord::{NOC_GRID_X, NOC_GRID_Y};
 use bhemu_noc::{
     decode_niu_address, AtomicOp, Noc, NocEndpoints, NocError, NocIndex, NodeId, NodeKind, Timing,

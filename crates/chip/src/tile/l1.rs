@@ -21,6 +21,8 @@ pub struct L1 {
     woken: u8,
     /// Writes so far (any source), so that pollers can tell "nothing changed" in one compare.
     writes: u64,
+    /// Writes so far that hit lines fetched as code.
+    code_writes: u64,
 }
 
 impl Default for L1 {
@@ -38,6 +40,7 @@ impl L1 {
             watch: vec![0; LINES],
             woken: 0,
             writes: 0,
+            code_writes: 0,
         }
     }
 
@@ -126,6 +129,7 @@ impl L1 {
                 .is_some_and(|w| w & (1 << (l % 64)) != 0)
         });
         if code {
+            self.code_writes = self.code_writes.wrapping_add(1);
             let (lo, hi) = (addr, addr + len);
             self.dirty = Some(match self.dirty {
                 Some((a, b)) => (a.min(lo), b.max(hi)),
@@ -137,6 +141,12 @@ impl L1 {
     /// Writes so far, from any source.
     pub fn writes(&self) -> u64 {
         self.writes
+    }
+
+    /// Writes so far that hit code.
+    #[inline]
+    pub fn code_writes(&self) -> u64 {
+        self.code_writes
     }
 
     /// Whether code was overwritten since the last [`L1::take_code_dirty`].

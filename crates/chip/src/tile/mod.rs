@@ -509,13 +509,6 @@ impl Tile {
         Ok(())
     }
 
-    /// True when the fast schedule has something to do for this tile this cycle: a core to
-    /// step, a parked core to wake, or code to invalidate.
-    #[inline]
-    pub fn needs_step(&self, now: u64) -> bool {
-        (self.awake != 0 && self.due <= now) || self.p.l1.woken() != 0 || self.p.l1.code_dirty()
-    }
-
     /// The first cycle after `now` at which the fast schedule must visit this tile's cores:
     /// `now + 1` while a core steps every cycle (or a write waits to be looked at), the cycle
     /// a core that ran ahead is due, `u64::MAX` while every core is parked or stopped.
@@ -582,8 +575,10 @@ impl Tile {
             match step {
                 Step::Retired | Step::Stop | Step::Trapped => {
                     slot.state = CoreState::Running;
+                    let code_writes = self.p.l1.code_writes();
                     let probe = &mut self.p.probes[i];
-                    if let park::Verdict::Park = park::observe(&mut slot.det, probe, &slot.hart, pc)
+                    if let park::Verdict::Park =
+                        park::observe(&mut slot.det, probe, &slot.hart, pc, code_writes)
                     {
                         self.park(i, now);
                     }

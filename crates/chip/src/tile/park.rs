@@ -65,6 +65,9 @@ pub(crate) struct Detector {
     pub regs: [u32; 32],
     pub cycles: u64,
     pub events: u64,
+    /// The tile's count of writes to code at the start of the pass: the pass proves the loop
+    /// only if it ran the code that is there now.
+    pub code_writes: u64,
     /// pc after each step of the pass, starting with the head.
     pub pcs: Vec<u32>,
     backoff: u32,
@@ -115,6 +118,7 @@ pub(crate) fn observe(
     probe: &mut Probe,
     hart: &bhemu_rv::Hart,
     old_pc: u32,
+    code_writes: u64,
 ) -> Verdict {
     let pc = hart.pc();
     if hart.is_traced() {
@@ -137,6 +141,7 @@ pub(crate) fn observe(
         let same = pc == d.pc
             && !probe.impure
             && hart.events() == d.events
+            && code_writes == d.code_writes
             && hart.cycles().wrapping_sub(d.cycles) == (d.pcs.len() - 1) as u64
             && hart.regs() == d.regs;
         if same {
@@ -156,6 +161,7 @@ pub(crate) fn observe(
     d.regs.copy_from_slice(hart.regs());
     d.cycles = hart.cycles();
     d.events = hart.events();
+    d.code_writes = code_writes;
     d.pcs.clear();
     d.pcs.push(pc);
     probe.start();

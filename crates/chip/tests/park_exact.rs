@@ -291,3 +291,62 @@ fn run_until_l1_stops_at_the_same_cycle_as_run_until() {
     // before cycle 1207.
     assert_eq!(cycles, vec![1207; 4]);
 }
+
+/// A core reading another's PC snapshot (`0xFFB1_3138 + 4 * core`) sees the pc the reference
+/// schedule shows, also while that core is parked: TRISC0 (after the poller in the order) and
+/// BRISC (before it) sample NCRISC's snapshot while NCRISC polls an L1 word nobody writes.
+#[test]
+fn pc_snapshots_of_parked_cores_match_the_reference() {
+    for delay in [20u32, 21, 22, 23, 50, 51] {
+        let mut got = Vec::new();
+        for schedule in [Schedule::Reference, Schedule::Fast] {
+            let mut c = Chip::new(&ChipConfig {
+                tiles: grid::parse_tiles("1,2").expect("tiles"),
+                ..ChipConfig::default()
+            })
+            .expect("chip");
+            c.set_schedule(schedule).expect("schedule");
+            // BRISC and TRISC0: wait `delay` passes, load NCRISC's snapshot, store it.
+            let sampler = |out: u32, d: u32| {
+                let mut p = li(S0, d);
+                p.push(addi(S0, S0, -1));
+                p.push(branch(BranchOp::Bne, S0, 0, -4));
+                p.extend(li(T0, 0xFFB1_3138 + 4));
+                p.push(Insn::Load {
+                    op: LoadOp::Lw,
+                    rd: T2,
+                    rs1: T0,
+                    offset: 0,
+                });
+                p.extend(li(T0, out));
+                p.push(sw(T2, T0));
+                p.push(spin());
+                p
+            };
+            let mut nc = poll_then_record(FLAG_A, 3, OUT + 16);
+            nc.push(spin());
+            c.write_l1(1, 2, 0, &bytes(&sampler(OUT, delay)))
+                .expect("brisc");
+            c.write_l1(1, 2, 0x12000, &bytes(&nc)).expect("ncrisc");
+            c.write_l1(1, 2, 0x6000, &bytes(&sampler(OUT + 4, delay + 1)))
+                .expect("trisc0");
+            for pc in [0xA000u64, 0xE000] {
+                c.write_l1(1, 2, pc, &bytes(&[spin()])).expect("others");
+            }
+            c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
+            c.clock(400).expect("run");
+            let t = c.tile(1, 2).expect("tile");
+            let v = (
+                t.read_l1_u32(OUT).expect("out"),
+                t.read_l1_u32(OUT + 4).expect("out"),
+            );
+            // Both samples land inside NCRISC's poll loop (0x12000 + 8 .. + 0x18).
+            assert!(
+                (0x12008..0x12020).contains(&v.0) && (0x12008..0x12020).contains(&v.1),
+                "{schedule:?}, delay {delay}: {v:x?}"
+            );
+            got.push(v);
+        }
+        assert_eq!(got[0], got[1], "delay {delay}: reference vs fast");
+    }
+}

@@ -65,6 +65,8 @@ pub struct Chip {
     cp_busy: Vec<bool>,
     /// Some L1 was written during the last cycle (see [`Chip::run_until_l1`]).
     l1_written: bool,
+    /// Fast schedule: the last cycle visited no tile and no coprocessor.
+    quiet: bool,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
@@ -278,6 +280,7 @@ impl Chip {
             due: vec![0; n_tiles],
             cp_busy: vec![true; n_tiles],
             l1_written: false,
+            quiet: false,
         })
     }
 
@@ -390,10 +393,28 @@ impl Chip {
     /// Advances `n` cycles (see the module documentation). The first error stops the clock at
     /// the cycle it happened in.
     pub fn clock(&mut self, n: u64) -> Result<(), ChipError> {
-        for _ in 0..n {
+        let end = self.cycle.saturating_add(n);
+        while self.cycle < end {
             self.tick()?;
+            self.skip_quiet(end);
         }
         Ok(())
+    }
+
+    /// Fast schedule: after a cycle in which no tile and no coprocessor had anything due and
+    /// the NoC is idle, nothing can happen before the earliest cycle a tile is due (a core that
+    /// ran ahead, or never while every core is parked or stopped): the clock jumps there, at
+    /// most to `end`. The skipped cycles are exactly those the reference schedule spends in
+    /// parked loops and private instructions the fast schedule has already accounted for.
+    fn skip_quiet(&mut self, end: u64) {
+        if !self.quiet || !self.noc.idle() || self.cp_busy.iter().any(|&b| b) {
+            return;
+        }
+        let due = self.due.iter().copied().min().unwrap_or(u64::MAX);
+        let to = due.min(end);
+        if to > self.cycle {
+            self.cycle = to;
+        }
     }
 
     /// One cycle.
@@ -401,6 +422,7 @@ impl Chip {
     pub fn tick(&mut self) -> Result<(), ChipError> {
         let now = self.cycle;
         let mut written = false;
+        let mut quiet = true;
         match self.schedule {
             Schedule::Reference => {
                 for t in &mut self.tiles {
@@ -422,6 +444,7 @@ impl Chip {
                     .zip(&mut self.cp_busy);
                 for ((t, due), busy) in tiles {
                     if *due <= now {
+                        quiet = false;
                         let w = t.l1_writes();
                         let r = t.step_cores(now, &mut self.noc);
                         written |= t.l1_writes() != w;
@@ -437,6 +460,7 @@ impl Chip {
                     .zip(&mut self.cp_busy);
                 for ((t, due), busy) in tiles {
                     if *busy {
+                        quiet = false;
                         let w = t.l1_writes();
                         let r = t.step_coprocessor(now);
                         written |= t.l1_writes() != w;
@@ -458,6 +482,7 @@ impl Chip {
             }
         }
         self.l1_written = written;
+        self.quiet = quiet && self.schedule == Schedule::Fast;
         if !self.noc.idle() {
             let mut ends = Ends {
                 tiles: &mut self.tiles,
@@ -525,6 +550,7 @@ impl Chip {
             if self.l1_written && done(self) {
                 return Ok(true);
             }
+            self.skip_quiet(end);
         }
         Ok(false)
     }

@@ -385,6 +385,9 @@ impl CoreBus<'_> {
 impl Bus for CoreBus<'_> {
     #[inline]
     fn fetch(&mut self, addr: u32) -> Access<u32> {
+        // A pass that had to fetch (a decode-cache miss, e.g. after `fence.i`) does not prove
+        // an idle loop: its replay must run from the decode cache alone (see `park`).
+        self.p.probes[self.core.index()].impure = true;
         // BabyRISCV/README.md "Frontend": instructions can only be fetched from L1.
         if addr < L1_SIZE {
             if let Some(w) = self.p.l1.fetch(addr) {

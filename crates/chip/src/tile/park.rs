@@ -169,8 +169,10 @@ pub(crate) fn observe(
 }
 
 /// The bus a parked core is replayed on: its loads get the values its pass read (L1 may have
-/// changed since, which is why it is being woken), its fetches read L1 (code lines are watched,
-/// so the loop's code is what it ran until the replay is done).
+/// changed since, which is why it is being woken). Its instructions come from the decode cache
+/// (the proving pass made no fetch, and a wake is handled before the tile invalidates
+/// overwritten code); a fetch falls back to L1, which holds the loop's code unless a write to
+/// it is what woke the core.
 pub(crate) struct ReplayBus<'a> {
     pub loads: &'a [(u32, u8, u32)],
     pub l1: &'a L1,

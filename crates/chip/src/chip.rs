@@ -6,6 +6,11 @@
 //! coprocessor advances one cycle, then the NoC delivers. Nothing else advances time, and the
 //! order is fixed, so runs are deterministic. Tiles whose cores are all in reset (or halted)
 //! cost one check per tick; the tick itself allocates nothing.
+//!
+//! That loop is [`Schedule::Reference`]. [`Schedule::Fast`] (the default) computes the same
+//! states and cycle counts with less host work: idle cores are parked and cores alone in their
+//! tile run private instructions ahead of the clock (`tile::park`, [`Tile::step_cores`]), and
+//! tiles with nothing due this cycle are skipped with one compare.
 use bhemu_noc::coord::{NOC_GRID_X, NOC_GRID_Y};
 use bhemu_noc::{
     decode_niu_address, AtomicOp, Noc, NocEndpoints, NocError, NocIndex, NodeId, NodeKind, Timing,
@@ -14,6 +19,7 @@ use bhemu_noc::{
 
 use crate::dram::Dram;
 use crate::error::{ChipError, ErrorKind};
+use crate::schedule::Schedule;
 use crate::tile::{Strictness, Tile};
 
 /// How to build a chip.
@@ -51,11 +57,23 @@ pub struct Chip {
     dram: Dram,
     cycle: u64,
     id: u32,
+    schedule: Schedule,
+    /// Fast schedule, per tile: the first cycle at which its cores need a visit (`u64::MAX`:
+    /// none until something writes to it). Anything that may touch a tile lowers it to 0.
+    due: Vec<u64>,
+    /// Fast schedule, per tile: its coprocessor may have work.
+    cp_busy: Vec<bool>,
+    /// Some L1 was written during the last cycle (see [`Chip::run_until_l1`]).
+    l1_written: bool,
+    /// Fast schedule: the last cycle visited no tile and no coprocessor.
+    quiet: bool,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
 struct Ends<'a> {
     tiles: &'a mut [Tile],
+    due: &'a mut [u64],
+    l1_written: &'a mut bool,
     endpoints: &'a [Endpoint],
     dram: &'a mut Dram,
     now: u64,
@@ -135,6 +153,8 @@ fn endpoint_read(
 }
 
 /// The write counterpart of [`endpoint_read`].
+/// `next` is the first cycle no core has executed yet: `now + 1` in the NoC phase, `now` for
+/// the host between cycles (it decides where a woken parked core resumes).
 fn endpoint_write(
     tiles: &mut [Tile],
     dram: &mut Dram,
@@ -142,11 +162,12 @@ fn endpoint_write(
     addr: u64,
     data: &[u8],
     now: u64,
+    next: u64,
 ) -> Result<(), (ErrorKind, String)> {
     match ep {
         Endpoint::Tile(i) => match tiles.get_mut(usize::from(i)) {
             Some(t) => t
-                .noc_write(addr, data, now)
+                .noc_write_at(addr, data, now, next)
                 .map_err(|m| (ErrorKind::Unimplemented, m)),
             None => Err((ErrorKind::Unmapped, "no such tile".into())),
         },
@@ -198,8 +219,22 @@ impl NocEndpoints for Ends<'_> {
                 y: node.y,
             });
         }
-        endpoint_write(self.tiles, self.dram, ep, addr, data, self.now)
-            .map_err(|(_, r)| access(node, addr, data.len(), r))
+        if let Endpoint::Tile(i) = ep {
+            if let Some(d) = self.due.get_mut(usize::from(i)) {
+                *d = 0;
+            }
+            *self.l1_written = true;
+        }
+        endpoint_write(
+            self.tiles,
+            self.dram,
+            ep,
+            addr,
+            data,
+            self.now,
+            self.now + 1,
+        )
+        .map_err(|(_, r)| access(node, addr, data.len(), r))
     }
 
     fn atomic(&mut self, node: NodeId, addr: u64, op: &AtomicOp) -> Result<u32, NocError> {
@@ -233,6 +268,7 @@ impl Chip {
                 *e = ep;
             }
         }
+        let n_tiles = tiles.len();
         Ok(Chip {
             tiles,
             endpoints,
@@ -240,6 +276,45 @@ impl Chip {
             dram: Dram::new(),
             cycle: 0,
             id: 0,
+            schedule: Schedule::from_env()?,
+            due: vec![0; n_tiles],
+            cp_busy: vec![true; n_tiles],
+            l1_written: false,
+            quiet: false,
+        })
+    }
+
+    /// The schedule in use (from `BHEMU_SCHEDULE` at construction, default fast).
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+
+    /// Switches schedule between cycles; the chip's state carries over unchanged.
+    pub fn set_schedule(&mut self, s: Schedule) -> Result<(), ChipError> {
+        self.sync_parked()?;
+        self.schedule = s;
+        Ok(())
+    }
+
+    /// Brings every core the fast schedule has parked up to the current cycle, so that
+    /// [`Tile::hart`], [`Tile::pc`] and friends read what the reference schedule would show.
+    /// [`Chip::digest`] does this itself; after [`Chip::clock`] or [`Chip::run_until`] a
+    /// parked core's hart may lag, and a core that ran ahead may lead (memory, core states
+    /// and MMIO never do), so read harts after calling this.
+    pub fn sync_parked(&mut self) -> Result<(), ChipError> {
+        self.touch_all();
+        let next = self.cycle;
+        for t in &mut self.tiles {
+            t.sync_parked(next)?;
+        }
+        Ok(())
+    }
+
+    /// Idle-loop parks and wakes so far, over all tiles (see [`Tile::park_counts`]).
+    pub fn park_counts(&self) -> (u64, u64) {
+        self.tiles.iter().fold((0, 0), |(p, w), t| {
+            let (a, b) = t.park_counts();
+            (p + a, w + b)
         })
     }
 
@@ -254,7 +329,20 @@ impl Chip {
         &self.tiles
     }
     pub fn tiles_mut(&mut self) -> &mut [Tile] {
+        self.touch_all();
         &mut self.tiles
+    }
+    /// The fast schedule visits every tile at the next cycle (their state may have changed
+    /// behind its back).
+    fn touch_all(&mut self) {
+        self.due.fill(0);
+        self.cp_busy.fill(true);
+    }
+    fn touch(&mut self, i: usize) {
+        if let (Some(d), Some(c)) = (self.due.get_mut(i), self.cp_busy.get_mut(i)) {
+            *d = 0;
+            *c = true;
+        }
     }
     fn tile_index(&self, x: u8, y: u8) -> Option<usize> {
         if x >= 64 || y >= 64 {
@@ -269,8 +357,9 @@ impl Chip {
         self.tile_index(x, y).and_then(|i| self.tiles.get(i))
     }
     pub fn tile_mut(&mut self, x: u8, y: u8) -> Option<&mut Tile> {
-        self.tile_index(x, y)
-            .and_then(move |i| self.tiles.get_mut(i))
+        let i = self.tile_index(x, y)?;
+        self.touch(i);
+        self.tiles.get_mut(i)
     }
     /// The tile at (x, y) or an error naming it.
     pub fn tile_or_err(&mut self, x: u8, y: u8) -> Result<&mut Tile, ChipError> {
@@ -304,27 +393,101 @@ impl Chip {
     /// Advances `n` cycles (see the module documentation). The first error stops the clock at
     /// the cycle it happened in.
     pub fn clock(&mut self, n: u64) -> Result<(), ChipError> {
-        for _ in 0..n {
+        let end = self.cycle.saturating_add(n);
+        while self.cycle < end {
             self.tick()?;
+            self.skip_quiet(end);
         }
         Ok(())
+    }
+
+    /// Fast schedule: after a cycle in which no tile and no coprocessor had anything due and
+    /// the NoC is idle, nothing can happen before the earliest cycle a tile is due (a core that
+    /// ran ahead, or never while every core is parked or stopped): the clock jumps there, at
+    /// most to `end`. The skipped cycles are exactly those the reference schedule spends in
+    /// parked loops and private instructions the fast schedule has already accounted for.
+    fn skip_quiet(&mut self, end: u64) {
+        if !self.quiet || !self.noc.idle() || self.cp_busy.iter().any(|&b| b) {
+            return;
+        }
+        let due = self.due.iter().copied().min().unwrap_or(u64::MAX);
+        let to = due.min(end);
+        if to > self.cycle {
+            self.cycle = to;
+        }
     }
 
     /// One cycle.
     #[inline]
     pub fn tick(&mut self) -> Result<(), ChipError> {
         let now = self.cycle;
-        for t in &mut self.tiles {
-            if t.has_runnable_core() {
-                t.step_cores(now, &mut self.noc)?;
+        let mut written = false;
+        let mut quiet = true;
+        match self.schedule {
+            Schedule::Reference => {
+                for t in &mut self.tiles {
+                    if t.has_runnable_core() {
+                        let w = t.l1_writes();
+                        let r = t.step_cores_reference(now, &mut self.noc);
+                        written |= t.l1_writes() != w;
+                        r?;
+                    }
+                }
+            }
+            Schedule::Fast => {
+                // Tiles whose cores are all parked, ahead of the clock or stopped are skipped
+                // with one compare each.
+                let tiles = self
+                    .tiles
+                    .iter_mut()
+                    .zip(&mut self.due)
+                    .zip(&mut self.cp_busy);
+                for ((t, due), busy) in tiles {
+                    if *due <= now {
+                        quiet = false;
+                        let w = t.l1_writes();
+                        let r = t.step_cores(now, &mut self.noc);
+                        written |= t.l1_writes() != w;
+                        *due = t.next_due(now);
+                        *busy |= t.coprocessor_busy();
+                        r?;
+                    }
+                }
+                let tiles = self
+                    .tiles
+                    .iter_mut()
+                    .zip(&mut self.due)
+                    .zip(&mut self.cp_busy);
+                for ((t, due), busy) in tiles {
+                    if *busy {
+                        quiet = false;
+                        let w = t.l1_writes();
+                        let r = t.step_coprocessor(now);
+                        written |= t.l1_writes() != w;
+                        *busy = t.coprocessor_busy();
+                        // The coprocessor's effects (a freed FIFO slot, an L1 write) may
+                        // concern cores: look at the tile next cycle.
+                        *due = (*due).min(now + 1);
+                        r?;
+                    }
+                }
             }
         }
-        for t in &mut self.tiles {
-            t.step_coprocessor(now)?;
+        if self.schedule == Schedule::Reference {
+            for t in &mut self.tiles {
+                let w = t.l1_writes();
+                let r = t.step_coprocessor(now);
+                written |= t.l1_writes() != w;
+                r?;
+            }
         }
+        self.l1_written = written;
+        self.quiet = quiet && self.schedule == Schedule::Fast;
         if !self.noc.idle() {
             let mut ends = Ends {
                 tiles: &mut self.tiles,
+                due: &mut self.due,
+                l1_written: &mut self.l1_written,
                 endpoints: &self.endpoints,
                 dram: &mut self.dram,
                 now,
@@ -367,6 +530,29 @@ impl Chip {
             }
             self.tick()?;
         }
+    }
+
+    /// [`Chip::run_until`] for a `done` that depends on nothing but the contents of L1 (a
+    /// host polling mailboxes): `done` is checked before the first cycle and then only after
+    /// cycles in which some core, coprocessor or NoC transaction wrote to some L1, so a poll of
+    /// 140 tiles costs nothing on the cycles in between. Same result, same cycle.
+    pub fn run_until_l1(
+        &mut self,
+        max_cycles: u64,
+        mut done: impl FnMut(&Chip) -> bool,
+    ) -> Result<bool, ChipError> {
+        let end = self.cycle.saturating_add(max_cycles);
+        if done(self) {
+            return Ok(true);
+        }
+        while self.cycle < end {
+            self.tick()?;
+            if self.l1_written && done(self) {
+                return Ok(true);
+            }
+            self.skip_quiet(end);
+        }
+        Ok(false)
     }
 
     /// Whether the chip routes NoC coordinates through the translation tables. Always true:
@@ -445,6 +631,9 @@ impl Chip {
         buf: &mut [u8],
     ) -> Result<(), ChipError> {
         let (id, ep) = self.host_endpoint(noc, x, y)?;
+        if let Endpoint::Tile(i) = ep {
+            self.touch(usize::from(i));
+        }
         let now = self.cycle;
         let r = match (ep, niu_word(addr, buf.len())) {
             (Endpoint::Tile(_), Some(a)) => self
@@ -470,6 +659,9 @@ impl Chip {
         data: &[u8],
     ) -> Result<HostWrite, ChipError> {
         let (id, ep) = self.host_endpoint(noc, x, y)?;
+        if let Endpoint::Tile(i) = ep {
+            self.touch(usize::from(i));
+        }
         let now = self.cycle;
         let r = match (ep, niu_word(addr, data.len())) {
             (Endpoint::Pcie, _) if addr >= NOC_HOST_WINDOW => {
@@ -483,7 +675,7 @@ impl Chip {
                     .tile_mmio_write(id, a, v)
                     .map_err(|e| (ErrorKind::AccessRule, e.to_string()))
             }
-            _ => endpoint_write(&mut self.tiles, &mut self.dram, ep, addr, data, now),
+            _ => endpoint_write(&mut self.tiles, &mut self.dram, ep, addr, data, now, now),
         };
         r.map(|()| HostWrite::Done)
             .map_err(|(kind, m)| host_error(kind, m, id, ep, addr, now))

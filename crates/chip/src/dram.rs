@@ -151,6 +151,20 @@ impl Dram {
         })
     }
 
+    /// Calls `f(channel, page, bytes)` for every page holding a non-zero byte, in order; pages
+    /// never written or written only with zeros read as zero and are left out.
+    pub fn fold_pages(&self, f: &mut dyn FnMut(usize, usize, &[u8])) {
+        for (c, ch) in self.channels.iter().enumerate() {
+            for (i, p) in ch.pages.iter().enumerate() {
+                if let Some(p) = p {
+                    if p.iter().any(|&b| b != 0) {
+                        f(c, i, &p[..]);
+                    }
+                }
+            }
+        }
+    }
+
     /// Number of channels.
     pub fn channels(&self) -> usize {
         self.channels.len()

@@ -32,11 +32,14 @@ pub enum ErrorKind {
     CycleLimit,
     /// A file could not be read.
     Io,
+    /// bhemu broke one of its own invariants (a bug to report).
+    Internal,
 }
 
 impl ErrorKind {
     pub fn name(self) -> &'static str {
         match self {
+            ErrorKind::Internal => "internal error",
             ErrorKind::Undefined => "undefined behaviour",
             ErrorKind::Unmapped => "unmapped address",
             ErrorKind::Unimplemented => "unimplemented",

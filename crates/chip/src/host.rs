@@ -261,7 +261,7 @@ fn run_to_done(
     let mut finished = false;
     while chip.cycle() - start < max_cycles {
         let chunk = (max_cycles - (chip.cycle() - start)).min(4096);
-        if chip.run_until(chunk, all_done)? {
+        if chip.run_until_l1(chunk, all_done)? {
             finished = true;
             break;
         }
@@ -273,6 +273,8 @@ fn run_to_done(
     if !finished {
         finished = all_done(chip);
     }
+    // The report shows each core's pc: bring parked and run-ahead cores to this cycle.
+    chip.sync_parked()?;
     Ok(RunReport {
         cycles: chip.cycle() - start,
         wall: t0.elapsed(),

@@ -6,15 +6,19 @@
 //! - [`grid`]: tile selections (all 140, the 120 of a p100, or a list).
 //! - [`error`]: the one error type.
 pub mod chip;
+pub mod digest;
 pub mod dram;
 pub mod elf;
 pub mod error;
 pub mod grid;
 pub mod host;
+pub mod schedule;
 pub mod tile;
 
 pub use bhemu_noc::NocIndex;
 pub use bhemu_noc::Timing;
 pub use chip::{Chip, ChipConfig, HostWrite, NOC_HOST_WINDOW};
+pub use digest::ChipDigest;
 pub use error::{ChipError, ErrorKind, Location};
+pub use schedule::Schedule;
 pub use tile::{Core, CoreState, Strictness, Tile};

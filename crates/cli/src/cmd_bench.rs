@@ -2,6 +2,11 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use std::path::{Path, PathBuf};
+
+use bhemu_chip::elf::ElfImage;
+use bhemu_chip::host::{self, Firmware, Kernel, RunReport};
+use bhemu_chip::{grid, Chip, ChipConfig, Schedule};
 use bhemu_rv::{workload, FlatRam, Hart, HartConfig, RunExit, StepOutcome};
 
 use crate::CliError;
@@ -19,12 +24,164 @@ pub enum BenchCommand {
         #[arg(long)]
         step: bool,
     },
+    /// ns per tile-clock and simulated MHz of the whole chip on the real firmware: boot on
+    /// 140 tiles; the spin kernel (a 7-instruction loop per BRISC, the other cores in the
+    /// firmware's idle loops) on 1, 14 and 140 tiles; the NoC multicast kernel on 140 tiles.
+    Chip(ChipBenchArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ChipBenchArgs {
+    /// The ttnn 0.81.1 firmware (`scripts/fetch-ttnn.sh`).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = ".cache/ttnn/firmware/blackhole-140"
+    )]
+    firmware: PathBuf,
+    /// The kernels of examples/kernels, built by `scripts/build-kernels.sh`.
+    #[arg(long, value_name = "DIR", default_value = "target/kernels")]
+    kernels: PathBuf,
+    /// Which workloads: all, boot, spin, multicast.
+    #[arg(long, default_value = "all")]
+    workload: String,
+    /// Iterations of the spin loop per BRISC.
+    #[arg(long, default_value_t = 100_000)]
+    spin_iterations: u32,
+    /// reference or fast (default `BHEMU_SCHEDULE`, else fast).
+    #[arg(long, value_name = "NAME")]
+    schedule: Option<String>,
 }
 
 pub fn run(c: BenchCommand) -> Result<ExitCode, CliError> {
     match c {
         BenchCommand::Riscv { iterations, step } => bench_riscv(iterations, step),
+        BenchCommand::Chip(a) => bench_chip(&a),
     }
+}
+
+fn cerr(e: impl std::fmt::Display) -> CliError {
+    CliError::new(format!("bench chip: {e}"))
+}
+
+/// One measured phase: prints a line and returns nothing; the figures are per phase.
+fn print_phase(label: &str, tiles: usize, r: &RunReport, cpu_s: Option<f64>) {
+    let secs = r.wall.as_secs_f64().max(1e-9);
+    let tile_clocks = r.cycles as f64 * tiles as f64;
+    let cpu = cpu_s.unwrap_or(secs).max(1e-9);
+    println!(
+        "{label:<22} {tiles:>4} tiles {:>9} cycles {:>8.3} s  {:>7.2} ns/tile-clock  {:>8.3} MHz  (CPU: {:.2} ns/tile-clock, {:.3} MHz)",
+        r.cycles,
+        secs,
+        secs * 1e9 / tile_clocks.max(1.0),
+        r.cycles as f64 / secs / 1e6,
+        cpu * 1e9 / tile_clocks.max(1.0),
+        r.cycles as f64 / cpu / 1e6,
+    );
+}
+
+fn booted(a: &ChipBenchArgs, fw: &Firmware, tiles: usize) -> Result<(Chip, RunReport), CliError> {
+    let sel = grid::parse_tiles(&tiles.to_string()).map_err(cerr)?;
+    let mut chip = Chip::new(&ChipConfig {
+        tiles: sel,
+        ..ChipConfig::default()
+    })
+    .map_err(cerr)?;
+    if let Some(s) = &a.schedule {
+        chip.set_schedule(Schedule::parse(s).map_err(cerr)?)
+            .map_err(cerr)?;
+    }
+    let r = host::boot(&mut chip, fw, 1_000_000, &mut |_| {}).map_err(cerr)?;
+    if !r.finished {
+        return Err(cerr("boot did not finish"));
+    }
+    Ok((chip, r))
+}
+
+fn load_kernel(dir: &Path, name: &str) -> Result<Kernel, CliError> {
+    let path = dir.join(format!("{name}.elf"));
+    let img = ElfImage::read(&path).map_err(|e| {
+        cerr(format!(
+            "{e} (build the kernels with scripts/build-kernels.sh)"
+        ))
+    })?;
+    Kernel::from_elf(&img).map_err(cerr)
+}
+
+/// Runs `f` and returns its result with the thread's CPU seconds.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Option<f64>) {
+    let a = thread_cpu_ns();
+    let t = f();
+    let cpu = match (a, thread_cpu_ns()) {
+        (Some(a), Some(b)) if b >= a => Some((b - a) as f64 / 1e9),
+        _ => None,
+    };
+    (t, cpu)
+}
+
+fn launch_measured(chip: &mut Chip, k: &Kernel, label: &str, max: u64) -> Result<(), CliError> {
+    let tiles = chip.tiles().len();
+    let (r, cpu) = timed(|| host::launch(chip, k, 1, max, &mut |_| {}));
+    let r = r.map_err(cerr)?;
+    if !r.finished {
+        return Err(cerr(format!("{label} did not finish in {max} cycles")));
+    }
+    print_phase(label, tiles, &r, cpu);
+    Ok(())
+}
+
+fn bench_chip(a: &ChipBenchArgs) -> Result<ExitCode, CliError> {
+    let fw = Firmware::load(&a.firmware)
+        .map_err(|e| cerr(format!("{e} (fetch it with scripts/fetch-ttnn.sh)")))?;
+    let all = a.workload == "all";
+    if !all && !["boot", "spin", "multicast"].contains(&a.workload.as_str()) {
+        return Err(cerr(format!(
+            "unknown workload `{}` (all, boot, spin, multicast)",
+            a.workload
+        )));
+    }
+    let schedule = match &a.schedule {
+        Some(s) => Schedule::parse(s).map_err(cerr)?,
+        None => Schedule::from_env().map_err(cerr)?,
+    };
+    println!("schedule: {}", schedule.name());
+    if all || a.workload == "boot" {
+        // The CPU figure of boot includes building the chip and loading the firmware.
+        let (res, cpu) = timed(|| booted(a, &fw, 140));
+        let (_, r) = res?;
+        print_phase("boot", 140, &r, cpu);
+    }
+    if all || a.workload == "spin" {
+        let k = load_kernel(&a.kernels, "spin")?;
+        for tiles in [1usize, 14, 140] {
+            let (mut chip, _) = booted(a, &fw, tiles)?;
+            for (x, y) in coords(&chip) {
+                chip.write_l1(x, y, 0x30040, &a.spin_iterations.to_le_bytes())
+                    .map_err(cerr)?;
+            }
+            launch_measured(&mut chip, &k, "spin", 100_000_000)?;
+        }
+    }
+    if all || a.workload == "multicast" {
+        let k = load_kernel(&a.kernels, "noc_multicast")?;
+        let (mut chip, _) = booted(a, &fw, 140)?;
+        let c = coords(&chip);
+        for (i, &(x, y)) in c.iter().enumerate() {
+            chip.write_l1(x, y, 0x30040, &(c.len() as u32).to_le_bytes())
+                .map_err(cerr)?;
+            chip.write_l1(x, y, 0x30044, &(i as u32).to_le_bytes())
+                .map_err(cerr)?;
+        }
+        launch_measured(&mut chip, &k, "multicast", 1_000_000)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn coords(chip: &Chip) -> Vec<(u8, u8)> {
+    chip.tiles()
+        .iter()
+        .map(|t| (t.node().x, t.node().y))
+        .collect()
 }
 
 fn bench_riscv(iterations: u32, step: bool) -> Result<ExitCode, CliError> {

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, CoreStatus, Firmware, Kernel, RunReport, TileStatus};
-use bhemu_chip::{grid, Chip, ChipConfig, Strictness, Timing};
+use bhemu_chip::{grid, Chip, ChipConfig, Schedule, Strictness, Timing};
 
 use crate::CliError;
 
@@ -65,6 +65,10 @@ pub struct BootArgs {
     /// Print one line per tile.
     #[arg(long)]
     pub verbose: bool,
+    /// `reference` (one instruction per core per tick, every core visited) or `fast` (the same
+    /// results with less host work); default `BHEMU_SCHEDULE`, else fast.
+    #[arg(long, value_name = "NAME")]
+    pub schedule: Option<String>,
 }
 
 /// A progress line on stderr once a phase has run for more than a second.
@@ -277,6 +281,10 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
         timing,
     };
     let mut chip = Chip::new(&cfg).map_err(err)?;
+    if let Some(name) = &a.schedule {
+        chip.set_schedule(Schedule::parse(name).map_err(err)?)
+            .map_err(err)?;
+    }
 
     let r = host::boot(
         &mut chip,

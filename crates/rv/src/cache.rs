@@ -90,6 +90,19 @@ pub(crate) enum Kind {
     Illegal,
 }
 
+impl Kind {
+    /// Touches nothing but the hart's own registers and pc: integer ALU ops, `lui`/`auipc`,
+    /// jumps, branches and `fence` (which orders nothing on an in-order core with no caches
+    /// to flush here). Loads, stores, AMOs, CSRs, `fence.i`, traps and Tensix pushes are not.
+    #[inline(always)]
+    pub(crate) fn is_private(self) -> bool {
+        let k = self as u8;
+        (Kind::Li as u8..=Kind::Bgeu as u8).contains(&k)
+            || (Kind::Addi as u8..=Kind::OrcB as u8).contains(&k)
+            || self == Kind::Fence
+    }
+}
+
 /// One pre-decoded instruction (8 bytes); `rd` is [`X0_SINK`] for `x0`. `imm` holds the immediate, an absolute branch/jump
 /// target, the CSR number, the Tensix word or the illegal word depending on `kind`; `rs2` holds
 /// the [`AmoOp`]/[`CsrOp`] index for those kinds.

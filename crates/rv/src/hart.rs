@@ -84,6 +84,57 @@ pub struct Hart {
     halted: Option<HaltReason>,
     pending_error: Option<HartError>,
     trace: Option<TraceHook>,
+    /// Cycles that took the out-of-line path (CSR access, exception, pause, stall, stop).
+    events: u64,
+}
+
+/// The part of a hart's state that private instructions change (see [`Hart::run_private`]):
+/// enough to rewind a hart that ran ahead and replay it to any earlier cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    pc: u32,
+    x: [u32; 32],
+    cycles: u64,
+    instret: u64,
+}
+
+/// A bus for private instructions, which never use one.
+struct NoBus;
+
+impl Bus for NoBus {
+    fn fetch(&mut self, addr: u32) -> Access<u32> {
+        no_bus(addr)
+    }
+    fn load(&mut self, addr: u32, _: crate::bus::Width) -> Access<u32> {
+        no_bus(addr)
+    }
+    fn store(&mut self, addr: u32, _: crate::bus::Width, _: u32) -> Access<()> {
+        no_bus(addr)
+    }
+    fn push_tensix(&mut self, _: u32) -> Access<()> {
+        no_bus(0)
+    }
+}
+
+fn no_bus<T>(addr: u32) -> Access<T> {
+    Access::Fault(crate::bus::BusFault {
+        addr,
+        reason: "internal: a private instruction used the bus".into(),
+    })
+}
+
+/// What one [`Hart::step_fast`] did: one byte, where [`StepOutcome`] carries a whole error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Retired,
+    Stalled,
+    /// An exception went to the software handler.
+    Trapped,
+    Halted,
+    /// Retired, then the bus asked to stop.
+    Stop,
+    /// The details wait in [`Hart::take_error`].
+    Error,
 }
 
 impl Hart {
@@ -98,6 +149,7 @@ impl Hart {
             halted: None,
             pending_error: None,
             trace: None,
+            events: 0,
         }
     }
 
@@ -143,6 +195,39 @@ impl Hart {
         self.core.read_own_csr(csr)
     }
 
+    /// Every architectural value of the hart — pc, `x1..x31`, `cycle`, `instret`, the CSRs it
+    /// models, the pause state — folded into `fold`, in a fixed order. Two harts that give the
+    /// same sequence are indistinguishable to software; schedule-equivalence tests compare it.
+    pub fn fold_arch_state(&self, fold: &mut dyn FnMut(u64)) {
+        fold(u64::from(self.pc));
+        for i in 1..32 {
+            fold(u64::from(self.core.x[i]));
+        }
+        fold(self.core.cycles);
+        fold(self.core.instret);
+        let c = &self.core.csr;
+        for v in [
+            c.mstatus_bits,
+            c.mie,
+            c.mtvec,
+            c.mscratch,
+            c.mepc,
+            c.mcause,
+            c.mtval,
+            c.mcountinhibit,
+            c.mhpmevent[0],
+            c.mhpmevent[1],
+        ] {
+            fold(u64::from(v));
+        }
+        fold(c.mhpmcounter[0]);
+        fold(c.mhpmcounter[1]);
+        fold(match self.halted {
+            None => 0,
+            Some(HaltReason::Ebreak { pc }) => 1 << 32 | u64::from(pc),
+        });
+    }
+
     /// Code at `addr..addr+len` changed behind the hart's back (host, NoC, another core).
     pub fn invalidate_code(&mut self, addr: u32, len: u32) {
         self.cache.invalidate(addr, len);
@@ -172,6 +257,109 @@ impl Hart {
     /// Calls `hook` for each executed instruction instead of printing; `None` turns tracing off.
     pub fn set_trace_hook(&mut self, hook: Option<TraceHook>) {
         self.trace = hook;
+    }
+
+    /// A trace hook is installed: every cycle must really execute, so schedulers must not skip
+    /// or batch this hart's cycles.
+    pub fn is_traced(&self) -> bool {
+        self.trace.is_some()
+    }
+
+    /// `x0..x31` (x0 reads 0).
+    pub fn regs(&self) -> &[u32] {
+        &self.core.x[..32]
+    }
+
+    /// How many cycles so far took the out-of-line path: a CSR access, an exception, a pause,
+    /// a stall or a stop request. Between two equal readings the hart only ran ALU, branch,
+    /// jump, fence and memory instructions that retired at once.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Accounts `n` cycles in each of which one instruction retired, without executing them:
+    /// for a scheduler that has proved those instructions leave every other architectural value
+    /// as it found it (a loop that comes back to the same pc and registers, see the chip's
+    /// idle-core parking).
+    pub fn skip_retired(&mut self, n: u64) {
+        self.core.cycles = self.core.cycles.wrapping_add(n);
+        self.core.instret = self.core.instret.wrapping_add(n);
+    }
+
+    /// The registers, pc and counters, to come back to with [`Hart::restore`].
+    pub fn checkpoint(&self) -> Checkpoint {
+        let mut x = [0u32; 32];
+        x.copy_from_slice(&self.core.x[..32]);
+        Checkpoint {
+            pc: self.pc,
+            x,
+            cycles: self.core.cycles,
+            instret: self.core.instret,
+        }
+    }
+
+    /// Rewinds to `c`. Only exact if the hart ran nothing but private instructions
+    /// ([`Hart::run_private`]) since `c` was taken.
+    pub fn restore(&mut self, c: &Checkpoint) {
+        self.pc = c.pc;
+        self.core.x[..32].copy_from_slice(&c.x);
+        self.core.cycles = c.cycles;
+        self.core.instret = c.instret;
+    }
+
+    /// Runs up to `max` cycles of *private* instructions — integer ALU, `lui`/`auipc`, jumps,
+    /// branches, `fence` — already in the decode cache, one per cycle, and stops before the
+    /// first other one (a memory access, CSR, trap, Tensix push, an uncached or misaligned
+    /// target). Returns the cycles run. Such instructions read and write only the hart's
+    /// registers, pc and counters, so running them early changes nothing anyone else can see:
+    /// a scheduler may run a hart ahead of the chip's clock and still be exact. Runs nothing
+    /// while tracing or paused.
+    pub fn run_private(&mut self, max: u64) -> u64 {
+        if self.halted.is_some() || self.trace.is_some() {
+            return 0;
+        }
+        let mut pc = self.pc;
+        let mut n = 0u64;
+        let mut bus = NoBus;
+        while n < max {
+            let Some(op) = self.cache.get(pc) else { break };
+            if !op.kind.is_private() {
+                break;
+            }
+            // A private op either retires or reports a misaligned target before writing
+            // anything; the latter is left to the next ordinary step.
+            match self.core.exec(&mut self.cache, &mut bus, op, pc) {
+                Flow::Next(next) => {
+                    pc = next;
+                    n += 1;
+                }
+                _ => break,
+            }
+        }
+        self.pc = pc;
+        self.skip_retired(n);
+        n
+    }
+
+    /// Exactly one cycle, reported compactly (see [`Step`]); the tile's hot loop.
+    #[inline]
+    pub fn step_fast<B: Bus>(&mut self, bus: &mut B) -> Step {
+        let tick = if self.trace.is_some() {
+            self.traced_tick(bus)
+        } else {
+            self.tick(bus)
+        };
+        match tick {
+            Tick::Retired => Step::Retired,
+            Tick::Stop => Step::Stop,
+            Tick::Trapped(_) => Step::Trapped,
+            Tick::Stalled => Step::Stalled,
+            Tick::Halted => match self.halted {
+                Some(_) => Step::Halted,
+                None => Step::Retired,
+            },
+            Tick::Error => Step::Error,
+        }
     }
 
     /// Exactly one cycle.
@@ -333,7 +521,8 @@ impl Hart {
         tick
     }
 
-    fn take_error(&mut self) -> HartError {
+    /// The error of the last cycle that reported one (see [`Step::Error`]).
+    pub fn take_error(&mut self) -> HartError {
         self.pending_error.take().unwrap_or_else(|| HartError {
             kind: HartErrorKind::IllegalInstruction,
             hart_id: self.core.cfg.hart_id,
@@ -403,6 +592,7 @@ impl Hart {
     /// counters), stalls, exceptions, pauses, stop requests.
     #[inline(never)]
     fn finish<B: Bus>(&mut self, flow: Flow, pc: u32, bus: &mut B) -> Tick {
+        self.events = self.events.wrapping_add(1);
         let flow = match flow {
             Flow::Slow => {
                 // Beyond the cache window the op is not cached: lower it again.
@@ -420,6 +610,7 @@ impl Hart {
     #[cold]
     #[inline(never)]
     fn finish_fetch(&mut self, flow: Flow, pc: u32) -> Tick {
+        self.events = self.events.wrapping_add(1);
         self.core.cycles = self.core.cycles.wrapping_add(1);
         match flow {
             Flow::Slow | Flow::Miss => self.exception(HartErrorKind::IllegalInstruction, 0, pc),

@@ -13,4 +13,4 @@ pub mod workload;
 pub use bus::{Access, Bus, BusFault, Width};
 pub use error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 pub use flat_ram::FlatRam;
-pub use hart::{Hart, HartConfig, MisalignedAccess, TraceHook, TraceRecord};
+pub use hart::{Checkpoint, Hart, HartConfig, MisalignedAccess, Step, TraceHook, TraceRecord};

@@ -22,7 +22,6 @@ pub(crate) struct CoreBus<'a> {
     pub now: u64,
     pub p: &'a mut Parts,
     pub noc: &'a mut Noc,
-    pub last_mmio: &'a mut Option<MmioAccess>,
 }
 
 /// Why an MMIO access was refused.
@@ -75,7 +74,8 @@ impl CoreBus<'_> {
     }
 
     fn note(&mut self, addr: u32, width: u32, write: bool, value: u32, stalled: bool) {
-        *self.last_mmio = Some(MmioAccess {
+        self.p.probes[self.core.index()].impure = true;
+        self.p.last_mmio[self.core.index()] = Some(MmioAccess {
             pc: self.pc,
             addr,
             width: width as u8,
@@ -126,7 +126,13 @@ impl CoreBus<'_> {
                 word_only(width)?;
                 Access::Done(p.pic.read(off).unwrap_or(0))
             }
-            Target::PcSnapshot(c) => Access::Done(p.pcs[c.index()]),
+            // A parked core shows the pc it has in the reference schedule: cores before this
+            // one in the order have executed this cycle.
+            Target::PcSnapshot(c) => Access::Done(match &p.parked[c.index()] {
+                Some(park) if c.index() < self.core.index() => park.pc_at(self.now + 1),
+                Some(park) => park.pc_at(self.now),
+                None => p.pcs[c.index()],
+            }),
             Target::Niu(a) => {
                 let v = self
                     .noc
@@ -392,6 +398,9 @@ impl CoreBus<'_> {
 impl Bus for CoreBus<'_> {
     #[inline]
     fn fetch(&mut self, addr: u32) -> Access<u32> {
+        // A pass that had to fetch (a decode-cache miss, e.g. after `fence.i`) does not prove
+        // an idle loop: its replay must run from the decode cache alone (see `park`).
+        self.p.probes[self.core.index()].impure = true;
         // BabyRISCV/README.md "Frontend": instructions can only be fetched from L1.
         if addr < L1_SIZE {
             if let Some(w) = self.p.l1.fetch(addr) {
@@ -409,9 +418,11 @@ impl Bus for CoreBus<'_> {
         let w = width.bytes();
         if addr < L1_SIZE {
             if let Some(v) = self.p.l1.read(addr, w) {
+                self.p.probes[self.core.index()].load(addr, w, v);
                 return Access::Done(v);
             }
         }
+        self.p.probes[self.core.index()].impure = true;
         let t = decode(self.core, addr);
         if let Target::LocalRam { owner, off } = t {
             return match self.p.local[owner.index()].read(off, w) {
@@ -438,6 +449,7 @@ impl Bus for CoreBus<'_> {
     #[inline]
     fn store(&mut self, addr: u32, width: Width, value: u32) -> Access<()> {
         let w = width.bytes();
+        self.p.probes[self.core.index()].impure = true;
         if addr < L1_SIZE && self.p.l1.write(addr, w, value) {
             return Access::Done(());
         }
@@ -464,6 +476,7 @@ impl Bus for CoreBus<'_> {
 
     fn read_custom_csr(&mut self, csr: u16) -> Option<Access<u32>> {
         let i = self.core.index();
+        self.p.probes[i].impure = true;
         match csr {
             0xBC0 => Some(Access::Done(self.qstatus())),
             // tt_cfg_bstatus: bhemu approximates "busy" by "queued" (same 11-bit masks, the OR
@@ -478,6 +491,7 @@ impl Bus for CoreBus<'_> {
 
     fn write_custom_csr(&mut self, csr: u16, value: u32) -> Option<Access<()>> {
         let i = self.core.index();
+        self.p.probes[i].impure = true;
         match csr {
             0xBC0 | 0xBC1 => Some(Access::Done(())),
             c => Self::csr_slot(c).map(|s| {

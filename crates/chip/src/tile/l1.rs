@@ -14,6 +14,15 @@ pub struct L1 {
     code_lines: Vec<u64>,
     /// `[lo, hi)` of code written since [`L1::take_code_dirty`].
     dirty: Option<(u32, u32)>,
+    /// Per line, the cores (bit per core index) parked on a loop that reads the line or runs
+    /// from it (see `tile::park`).
+    watch: Vec<u8>,
+    /// Cores whose watched lines were written since [`L1::take_woken`].
+    woken: u8,
+    /// Writes so far (any source), so that pollers can tell "nothing changed" in one compare.
+    writes: u64,
+    /// Writes so far that hit lines fetched as code.
+    code_writes: u64,
 }
 
 impl Default for L1 {
@@ -28,11 +37,20 @@ impl L1 {
             mem: vec![0; L1_SIZE as usize],
             code_lines: vec![0; LINES.div_ceil(64)],
             dirty: None,
+            watch: vec![0; LINES],
+            woken: 0,
+            writes: 0,
+            code_writes: 0,
         }
     }
 
     pub const fn size(&self) -> u32 {
         L1_SIZE
+    }
+
+    /// The whole of L1, for digests.
+    pub fn bytes(&self) -> &[u8] {
+        &self.mem
     }
 
     /// True when `[addr, addr+len)` lies inside L1.
@@ -99,19 +117,68 @@ impl L1 {
         if len == 0 {
             return;
         }
+        self.writes = self.writes.wrapping_add(1);
         let first = (addr >> LINE_SHIFT) as usize;
         let last = ((addr + len - 1) >> LINE_SHIFT) as usize;
+        if let Some(w) = self.watch.get(first..=last) {
+            self.woken |= w.iter().fold(0, |a, &b| a | b);
+        }
         let code = (first..=last).any(|l| {
             self.code_lines
                 .get(l / 64)
                 .is_some_and(|w| w & (1 << (l % 64)) != 0)
         });
         if code {
+            self.code_writes = self.code_writes.wrapping_add(1);
             let (lo, hi) = (addr, addr + len);
             self.dirty = Some(match self.dirty {
                 Some((a, b)) => (a.min(lo), b.max(hi)),
                 None => (lo, hi),
             });
+        }
+    }
+
+    /// Writes so far, from any source.
+    pub fn writes(&self) -> u64 {
+        self.writes
+    }
+
+    /// Writes so far that hit code.
+    #[inline]
+    pub fn code_writes(&self) -> u64 {
+        self.code_writes
+    }
+
+    /// Whether code was overwritten since the last [`L1::take_code_dirty`].
+    #[inline]
+    pub fn code_dirty(&self) -> bool {
+        self.dirty.is_some()
+    }
+
+    /// Cores whose watched lines were written since the last call.
+    #[inline]
+    pub fn woken(&self) -> u8 {
+        self.woken
+    }
+
+    /// Clears `mask` from the woken cores.
+    pub fn clear_woken(&mut self, mask: u8) {
+        self.woken &= !mask;
+    }
+
+    /// Adds `mask` to the watchers of the line holding `addr`; the line's index, or `None`
+    /// outside L1.
+    pub fn watch(&mut self, addr: u32, mask: u8) -> Option<usize> {
+        let l = (addr >> LINE_SHIFT) as usize;
+        let w = self.watch.get_mut(l)?;
+        *w |= mask;
+        Some(l)
+    }
+
+    /// Removes `mask` from the watchers of line `line`.
+    pub fn unwatch(&mut self, line: usize, mask: u8) {
+        if let Some(w) = self.watch.get_mut(line) {
+            *w &= !mask;
         }
     }
 
@@ -161,6 +228,24 @@ mod tests {
         l1.write(0x13C, 4, 0);
         assert_eq!(l1.take_code_dirty(), Some((0x104, 0x140)));
         assert_eq!(l1.take_code_dirty(), None);
+    }
+
+    #[test]
+    fn writes_to_watched_lines_wake_their_watchers_only() {
+        let mut l1 = L1::new();
+        assert_eq!(l1.watch(0x68, 0b10), Some(1));
+        assert_eq!(l1.watch(0x1000, 0b100), Some(0x40));
+        l1.write(0x80, 4, 1);
+        assert_eq!(l1.woken(), 0, "line 2 is not watched");
+        l1.write(0x7F, 1, 1);
+        assert_eq!(l1.woken(), 0b10);
+        l1.write_bytes(0xFF0, &[0u8; 32]);
+        assert_eq!(l1.woken(), 0b110);
+        l1.clear_woken(0b110);
+        l1.unwatch(1, 0b10);
+        l1.write(0x68, 4, 2);
+        assert_eq!(l1.woken(), 0);
+        assert_eq!(l1.writes(), 4);
     }
 
     #[test]

@@ -15,6 +15,10 @@ impl LocalRam {
     pub fn size(&self) -> u32 {
         self.mem.len() as u32
     }
+    /// The whole RAM, for digests.
+    pub fn bytes(&self) -> &[u8] {
+        &self.mem
+    }
     #[inline]
     pub fn read(&self, off: u32, width: u32) -> Option<u32> {
         super::le_bytes::read(&self.mem, off, width)

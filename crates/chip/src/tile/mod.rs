@@ -8,6 +8,7 @@
 //! the bus and applied by the tile right after the hart's step.
 pub mod bus;
 pub mod debug_regs;
+mod fast;
 pub mod l1;
 mod le_bytes;
 pub mod local_ram;
@@ -15,6 +16,7 @@ pub mod mailboxes;
 pub mod memory_map;
 pub mod misc_regs;
 pub mod overlay;
+mod park;
 pub mod pc_bufs;
 
 use std::collections::HashSet;
@@ -84,9 +86,12 @@ pub struct MmioAccess {
 pub(crate) struct CoreSlot {
     pub hart: Hart,
     pub state: CoreState,
-    pub last_mmio: Option<MmioAccess>,
     /// How many times the core has left soft reset.
     pub releases: u32,
+    /// Idle-loop detection (fast schedule).
+    det: park::Detector,
+    /// Set while the core has run ahead of the chip's clock (fast schedule).
+    ahead: Option<fast::Ahead>,
 }
 
 /// Everything of a tile except the harts: what a core's bus borrows.
@@ -116,11 +121,24 @@ pub(crate) struct Parts {
     pub fault: Option<ChipError>,
     pub warnings: Vec<ChipError>,
     pub warned: HashSet<(u8, u32)>,
+    /// Per core, its last MMIO access.
+    pub last_mmio: [Option<MmioAccess>; 5],
+    /// Per core, what the bus saw of its current candidate idle-loop pass.
+    pub probes: [park::Probe; 5],
+    /// Per core, the loop it is parked on (fast schedule).
+    pub parked: [Option<park::Park>; 5],
 }
 
 pub struct Tile {
     pub(crate) cores: [CoreSlot; 5],
     pub(crate) p: Parts,
+    /// Bit per core that the fast schedule steps: running or stalled, not parked.
+    awake: u8,
+    /// Times a core of this tile was parked, and woken.
+    parks: u64,
+    wakes: u64,
+    /// While the only awake core runs ahead: the first cycle it has not executed (else 0).
+    due: u64,
 }
 
 fn new_hart(core: Core, pc: u32) -> Hart {
@@ -137,8 +155,9 @@ impl Tile {
         let slot = |c: Core| CoreSlot {
             hart: new_hart(c, 0),
             state: CoreState::Reset,
-            last_mmio: None,
             releases: 0,
+            det: park::Detector::default(),
+            ahead: None,
         };
         let mut csrs = [[0u32; 16]; 5];
         for c in &mut csrs {
@@ -167,7 +186,14 @@ impl Tile {
                 fault: None,
                 warnings: Vec::new(),
                 warned: HashSet::new(),
+                last_mmio: [None; 5],
+                probes: Default::default(),
+                parked: Default::default(),
             },
+            awake: 0,
+            parks: 0,
+            wakes: 0,
+            due: 0,
         }
     }
 
@@ -191,11 +217,16 @@ impl Tile {
         &self.cores[core.index()].hart
     }
     pub fn last_mmio(&self, core: Core) -> Option<MmioAccess> {
-        self.cores[core.index()].last_mmio
+        self.p.last_mmio[core.index()]
     }
     /// How many times `core` has left soft reset.
     pub fn releases(&self, core: Core) -> u32 {
         self.cores[core.index()].releases
+    }
+    /// How many times the fast schedule parked a core of this tile on an idle loop, and how
+    /// many times one was woken (including by [`crate::Chip::sync_parked`]).
+    pub fn park_counts(&self) -> (u64, u64) {
+        (self.parks, self.wakes)
     }
     pub fn debug_regs(&self) -> &DebugRegs {
         &self.p.debug
@@ -289,7 +320,20 @@ impl Tile {
         }
     }
 
+    /// A NoC write delivered in cycle `now` (the NoC phase, after every core has run).
     pub fn noc_write(&mut self, addr: u64, data: &[u8], now: u64) -> Result<(), String> {
+        self.noc_write_at(addr, data, now, now + 1)
+    }
+
+    /// A write over the NoC face; `next` is the first cycle not yet executed by any core of the
+    /// tile (`now + 1` in the NoC phase, the chip's cycle for the host between cycles).
+    pub(crate) fn noc_write_at(
+        &mut self,
+        addr: u64,
+        data: &[u8],
+        now: u64,
+        next: u64,
+    ) -> Result<(), String> {
         if addr < u64::from(L1_SIZE) {
             return if self.p.l1.write_bytes(addr, data) {
                 Ok(())
@@ -309,7 +353,8 @@ impl Tile {
             Target::DebugRegs(off) if data.len() == 4 && off % 4 == 0 => {
                 let v = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
                 if let DebugWrite::SoftReset { old } = self.p.debug.write(off, v, now)? {
-                    self.apply_soft_reset(old);
+                    self.apply_soft_reset(old, [next; 5])
+                        .map_err(|e| e.message)?;
                 }
                 Ok(())
             }
@@ -322,7 +367,7 @@ impl Tile {
 
     /// Host write of a debug/control register (`0xFFB1_2000..`), e.g. soft reset.
     pub fn write_reg(&mut self, addr: u32, value: u32, now: u64) -> Result<(), ChipError> {
-        self.noc_write(u64::from(addr), &value.to_le_bytes(), now)
+        self.noc_write_at(u64::from(addr), &value.to_le_bytes(), now, now)
             .map_err(|m| {
                 ChipError::new(ErrorKind::InvalidInput, m).at_tile(self.p.node.x, self.p.node.y)
             })
@@ -342,13 +387,18 @@ impl Tile {
     /// mailboxes it writes and, for a TRISC, the Tensix instructions queued in its thread's
     /// FIFO and MOP expander; leaving it starts a fresh hart (registers zero, caches empty) at the
     /// core's reset pc, discards a TRISC's PCBuf and clears local RAM unless disabled.
-    fn apply_soft_reset(&mut self, old: u32) {
+    ///
+    /// A parked core entering reset is first brought to cycle `next[i]` (see `park`).
+    fn apply_soft_reset(&mut self, old: u32, next: [u64; 5]) -> Result<(), ChipError> {
+        self.sync_ahead(next)?;
         let new = self.p.debug.soft_reset();
         for core in Core::ALL {
             let bit = soft_reset_bit(core);
             let i = core.index();
             if old & bit == 0 && new & bit != 0 {
+                self.catch_up(i, next[i])?;
                 self.cores[i].state = CoreState::Reset;
+                self.awake &= !(1 << i);
                 if let Some(m) = core.mailbox_index() {
                     self.p.mailboxes.reset_writer(m);
                 }
@@ -364,6 +414,9 @@ impl Tile {
                 slot.hart = new_hart(core, pc);
                 slot.state = CoreState::Running;
                 slot.releases += 1;
+                slot.det.reset();
+                self.p.probes[i].on = false;
+                self.awake |= 1 << i;
                 self.p.pcs[i] = pc;
                 if let Some(t) = core.thread() {
                     self.p.pcbufs.reset(t);
@@ -381,6 +434,7 @@ impl Tile {
                 }
             }
         }
+        Ok(())
     }
 
     // ---- one cycle ----------------------------------------------------------------------
@@ -393,8 +447,10 @@ impl Tile {
         }
     }
 
-    /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2 (docs/execution-model.md).
-    pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
+    /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2: the reference
+    /// schedule ([`crate::Schedule::Reference`]), kept as the definition the fast one is
+    /// checked against.
+    pub fn step_cores_reference(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
         self.invalidate_dirty_code();
         for i in 0..5 {
             if !matches!(self.cores[i].state, CoreState::Running | CoreState::Stalled) {
@@ -410,7 +466,6 @@ impl Tile {
                     now,
                     p: &mut self.p,
                     noc: &mut *noc,
-                    last_mmio: &mut slot.last_mmio,
                 };
                 slot.hart.step(&mut bus)
             };
@@ -423,12 +478,17 @@ impl Tile {
                 StepOutcome::Halted(_) => slot.state = CoreState::Halted,
                 StepOutcome::Error(e) => {
                     slot.state = CoreState::Faulted;
+                    self.awake &= !(1 << i);
                     let fault = self.p.fault.take();
                     return Err(self.hart_error(core, e, fault, now));
                 }
             }
+            self.awake = match slot.state {
+                CoreState::Running | CoreState::Stalled => self.awake | 1 << i,
+                _ => self.awake & !(1 << i),
+            };
             if let Some(old) = self.p.soft_reset_old.take() {
-                self.apply_soft_reset(old);
+                self.apply_soft_reset(old, [now; 5])?;
             }
             self.invalidate_dirty_code();
         }

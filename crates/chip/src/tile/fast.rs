@@ -1,0 +1,288 @@
+//! The fast schedule's side of a tile ([`crate::Schedule::Fast`]): which cores need a visit
+//! this cycle, parking idle cores (see `park`), and letting a core that is alone in its tile
+//! run its private instructions ahead of the clock, rewound exactly when anything could
+//! observe it. [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
+//! these shortcuts; the `schedule_digest` and `park_exact` tests hold them to it.
+use bhemu_noc::Noc;
+use bhemu_rv::{Checkpoint, Step};
+
+use super::{bus, park, CoreState, Tile};
+use crate::error::{ChipError, ErrorKind};
+use crate::tile::Core;
+
+/// A core that ran private instructions ahead of the clock: it has executed every cycle before
+/// `until`, and `checkpoint` is its state when it had executed every cycle before `start`.
+pub(super) struct Ahead {
+    checkpoint: Checkpoint,
+    start: u64,
+    until: u64,
+}
+
+/// Most cycles a core runs ahead in one go.
+const MAX_AHEAD: u64 = 1 << 22;
+
+impl Tile {
+    /// The first cycle after `now` at which the fast schedule must visit this tile's cores:
+    /// `now + 1` while a core steps every cycle (or a write waits to be looked at), the cycle
+    /// a core that ran ahead is due, `u64::MAX` while every core is parked or stopped.
+    pub fn next_due(&self, now: u64) -> u64 {
+        if self.p.l1.woken() != 0 || self.p.l1.code_dirty() {
+            now + 1
+        } else if self.awake == 0 {
+            u64::MAX
+        } else if self.due > now {
+            self.due
+        } else {
+            now + 1
+        }
+    }
+
+    /// Writes to this tile's L1 so far, from any source.
+    #[inline]
+    pub fn l1_writes(&self) -> u64 {
+        self.p.l1.writes()
+    }
+
+    /// The coprocessor has work.
+    #[inline]
+    pub fn coprocessor_busy(&self) -> bool {
+        self.p.cp_active
+    }
+
+    /// The fast schedule's cycle of this tile: the same instructions, in the same order, as
+    /// [`Tile::step_cores_reference`], except that parked cores (see `park`) are not visited.
+    pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
+        // Writes since this tile's last cycle came after every core had run that cycle.
+        if self.p.l1.woken() != 0 || self.p.l1.code_dirty() {
+            self.sync_ahead([now; 5])?;
+            if self.p.l1.woken() != 0 {
+                self.wake(self.p.l1.woken(), [now; 5])?;
+            }
+        }
+        self.invalidate_dirty_code();
+        for i in 0..5 {
+            if self.awake & (1 << i) == 0 {
+                continue;
+            }
+            let core = Core::ALL[i];
+            let slot = &mut self.cores[i];
+            if let Some(a) = &slot.ahead {
+                if a.until > now {
+                    continue;
+                }
+                slot.ahead = None;
+                self.due = 0;
+            }
+            let pc = slot.hart.pc();
+            let step = {
+                let mut bus = bus::CoreBus {
+                    core,
+                    pc,
+                    now,
+                    p: &mut self.p,
+                    noc: &mut *noc,
+                };
+                slot.hart.step_fast(&mut bus)
+            };
+            self.p.pcs[i] = slot.hart.pc();
+            match step {
+                Step::Retired | Step::Stop | Step::Trapped => {
+                    slot.state = CoreState::Running;
+                    let code_writes = self.p.l1.code_writes();
+                    let probe = &mut self.p.probes[i];
+                    if let park::Verdict::Park =
+                        park::observe(&mut slot.det, probe, &slot.hart, pc, code_writes)
+                    {
+                        self.park(i, now);
+                    }
+                }
+                Step::Stalled => {
+                    slot.state = CoreState::Stalled;
+                    slot.det.active = false;
+                    self.p.probes[i].on = false;
+                }
+                Step::Halted => {
+                    slot.state = CoreState::Halted;
+                    self.awake &= !(1 << i);
+                }
+                Step::Error => {
+                    slot.state = CoreState::Faulted;
+                    self.awake &= !(1 << i);
+                    let e = slot.hart.take_error();
+                    let fault = self.p.fault.take();
+                    return Err(self.hart_error(core, e, fault, now));
+                }
+            }
+            // Cores before this one in the order have run this cycle; the others have not.
+            if self.p.l1.woken() != 0 || self.p.soft_reset_old.is_some() {
+                let next: [u64; 5] = std::array::from_fn(|j| if j < i { now + 1 } else { now });
+                if self.p.l1.woken() != 0 {
+                    self.wake(self.p.l1.woken(), next)?;
+                }
+                if let Some(old) = self.p.soft_reset_old.take() {
+                    self.apply_soft_reset(old, next)?;
+                }
+            }
+            self.invalidate_dirty_code();
+            self.run_ahead(i, now);
+        }
+        Ok(())
+    }
+
+    /// Lets core `i`, which executed cycle `now`, run its next private instructions ahead of
+    /// the clock when it is the only core of the tile that steps (so no other core can look at
+    /// it — the PC snapshots — before it is due again) and it is not in the middle of an
+    /// idle-loop candidate pass. Anything that could observe or change it first rewinds it to
+    /// the exact cycle ([`Tile::sync_ahead`]).
+    fn run_ahead(&mut self, i: usize, now: u64) {
+        let bit = 1u8 << i;
+        let slot = &mut self.cores[i];
+        if self.awake != bit || slot.det.active || slot.state != CoreState::Running {
+            return;
+        }
+        let checkpoint = slot.hart.checkpoint();
+        let n = slot.hart.run_private(MAX_AHEAD);
+        if n == 0 {
+            return;
+        }
+        slot.ahead = Some(Ahead {
+            checkpoint,
+            start: now + 1,
+            until: now + 1 + n,
+        });
+        self.due = now + 1 + n;
+        self.p.pcs[i] = slot.hart.pc();
+    }
+
+    /// Rewinds every core that ran ahead to the state it has after executing every cycle
+    /// before `next[i]` (replaying its private instructions from its checkpoint).
+    pub(super) fn sync_ahead(&mut self, next: [u64; 5]) -> Result<(), ChipError> {
+        if self.due == 0 {
+            return Ok(());
+        }
+        self.due = 0;
+        for (i, &n) in next.iter().enumerate() {
+            let slot = &mut self.cores[i];
+            let Some(a) = slot.ahead.take() else { continue };
+            if n >= a.until {
+                continue;
+            }
+            slot.hart.restore(&a.checkpoint);
+            let want = n.saturating_sub(a.start);
+            let got = slot.hart.run_private(want);
+            self.p.pcs[i] = slot.hart.pc();
+            if got != want {
+                let mut c = ChipError::new(
+                    ErrorKind::Internal,
+                    format!("replaying {want} private instructions ran {got}"),
+                );
+                c.loc.tile = Some((self.p.node.x, self.p.node.y));
+                c.loc.core = Some(Core::ALL[i]);
+                return Err(c);
+            }
+        }
+        Ok(())
+    }
+
+    /// Parks core `i` on the loop its detector just proved, if the values the pass read are
+    /// still in L1; it executed cycle `now`.
+    fn park(&mut self, i: usize, now: u64) {
+        let probe = &mut self.p.probes[i];
+        probe.on = false;
+        let det = &mut self.cores[i].det;
+        det.active = false;
+        let l1 = &self.p.l1;
+        let unchanged = probe
+            .loads
+            .iter()
+            .all(|&(a, w, v)| l1.read(a, u32::from(w)) == Some(v));
+        if !unchanged || det.pcs.len() < 2 {
+            return;
+        }
+        let mut pcs = std::mem::take(&mut det.pcs);
+        pcs.pop();
+        let loads = std::mem::take(&mut probe.loads);
+        let bit = 1u8 << i;
+        let mut lines = Vec::new();
+        let lo = pcs.iter().copied().min().unwrap_or(0);
+        let hi = pcs.iter().copied().max().unwrap_or(0);
+        let mut a = lo & !63;
+        while a <= hi {
+            lines.extend(self.p.l1.watch(a, bit));
+            a += 64;
+        }
+        for &(a, w, _) in &loads {
+            lines.extend(self.p.l1.watch(a, bit));
+            lines.extend(self.p.l1.watch(a + u32::from(w) - 1, bit));
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        self.p.parked[i] = Some(park::Park {
+            start: now + 1,
+            pcs,
+            loads,
+            lines,
+        });
+        self.awake &= !bit;
+        self.parks += 1;
+    }
+
+    /// Wakes the parked cores in `mask`, each brought to `next[i]`.
+    fn wake(&mut self, mask: u8, next: [u64; 5]) -> Result<(), ChipError> {
+        for (i, &n) in next.iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                self.catch_up(i, n)?;
+            }
+        }
+        self.p.l1.clear_woken(mask);
+        Ok(())
+    }
+
+    /// If core `i` is parked, brings it to the state it has after executing every cycle before
+    /// `next` and steps it normally again.
+    pub(super) fn catch_up(&mut self, i: usize, next: u64) -> Result<(), ChipError> {
+        let Some(park) = self.p.parked[i].take() else {
+            return Ok(());
+        };
+        let bit = 1u8 << i;
+        for &l in &park.lines {
+            self.p.l1.unwatch(l, bit);
+        }
+        self.p.l1.clear_woken(bit);
+        let steps = next.saturating_sub(park.start);
+        let period = park.period();
+        let slot = &mut self.cores[i];
+        slot.hart.skip_retired(steps - steps % period);
+        let mut bus = park::ReplayBus {
+            loads: &park.loads,
+            l1: &self.p.l1,
+        };
+        for k in 0..steps % period {
+            if slot.hart.step_fast(&mut bus) != Step::Retired {
+                let e = slot.hart.take_error();
+                let mut c = ChipError::new(
+                    ErrorKind::Internal,
+                    format!("replaying a parked idle loop (step {k}): {}", e.message),
+                );
+                c.loc.tile = Some((self.p.node.x, self.p.node.y));
+                c.loc.core = Some(Core::ALL[i]);
+                c.loc.pc = Some(e.pc);
+                return Err(c);
+            }
+        }
+        self.p.pcs[i] = slot.hart.pc();
+        slot.det.reset();
+        self.awake |= bit;
+        self.wakes += 1;
+        Ok(())
+    }
+
+    /// Brings every parked core to cycle `next` (see [`crate::Chip::sync_parked`]).
+    pub(crate) fn sync_parked(&mut self, next: u64) -> Result<(), ChipError> {
+        self.sync_ahead([next; 5])?;
+        for i in 0..5 {
+            self.catch_up(i, next)?;
+        }
+        Ok(())
+    }
+}

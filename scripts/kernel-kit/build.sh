@@ -61,9 +61,21 @@ subst="$out/substitutes.o"
 mkdir -p "$out"
 "$CXX" "${CFLAGS[@]}" "${INC[@]}" -c "$m/hw/toolchain/substitutes.cpp" -o "$subst"
 
+# Where each core's kernel text is linked and loaded: tt-metal links kernels right after the
+# firmware text (__fw_export_text_end) and relocates them into its kernel-config ring buffer when
+# it loads them; bhemu instead links them where its launch path puts them
+# (bhemu_chip::launch::TEXT_BASE, docs/kernel-kit.md), 16 KiB per core, so no relocation is needed.
+declare -A TEXT=([brisc]=0x21000 [ncrisc]=0x25000 [trisc0]=0x29000 [trisc1]=0x2D000 [trisc2]=0x31000)
+mkdir -p "$out/ld"
+for core in "${!TEXT[@]}"; do
+  sed "s/^\(\s*\.text\) __fw_export_text_end :/\1 ${TEXT[$core]} :/" \
+    "$root/runtime/hw/toolchain/blackhole/kernel_$core.ld" >"$out/ld/kernel_$core.ld"
+  grep -q "\.text ${TEXT[$core]} :" "$out/ld/kernel_$core.ld" || { echo "kernel-kit: kernel_$core.ld has no .text at __fw_export_text_end" >&2; exit 1; }
+done
+
 link_core() { # core elf obj...
   local core="$1" elf="$2"; shift 2
-  "$CXX" "${CFLAGS[@]}" "${LINK[@]}" -T"$root/runtime/hw/toolchain/blackhole/kernel_$core.ld" \
+  "$CXX" "${CFLAGS[@]}" "${LINK[@]}" -T"$out/ld/kernel_$core.ld" \
     -Wl,--just-symbols="$pre/$core/${core}_weakened.elf" -o "$elf" "$@" "$subst" -lc "$libgcc/libgcc.a"
 }
 

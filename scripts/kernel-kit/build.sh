@@ -50,7 +50,7 @@ CFLAGS=(
   -march=rv32im_zicsr -mabi=ilp32 -std=c++17 -O3 -g -fno-exceptions -fno-rtti -fno-use-cxa-atexit
   -fno-threadsafe-statics -ffunction-sections -fdata-sections -Wno-attributes -Wno-psabi
   -include "$kit/compat/ttinsn.h"
-  -DTENSIX_FIRMWARE -DARCH_BLACKHOLE -DKERNEL_BUILD -DNUM_DRAM_BANKS=8 -DNUM_L1_BANKS=130
+  -DTENSIX_FIRMWARE -DARCH_BLACKHOLE -DKERNEL_BUILD -DNUM_DRAM_BANKS=8 -DNUM_L1_BANKS=140
   -DLOG_BASE_2_OF_NUM_DRAM_BANKS=3 -DIS_NOT_POW2_NUM_L1_BANKS=1 -DLOG_BASE_2_OF_NUM_L1_BANKS=8 -DDISPATCH_MESSAGE_ADDR=0 -DPCIE_NOC_X=19 -DPCIE_NOC_Y=24 -D__riscv_xtttensixbh=1
 )
 LINK=(-nostartfiles -nostdlib -Wl,--gc-sections -Wl,--no-warn-rwx-segments -L"$picolibc/lib/release/rv32im/ilp32")

@@ -346,6 +346,9 @@ pub struct StuckCore {
     pub core: Core,
     pub pc: u32,
     pub wait: Option<CbWait>,
+    /// For a TRISC: its Tensix thread's Wait Gate latch and queued instructions, when either
+    /// holds it back.
+    pub tensix: Option<String>,
 }
 
 impl std::fmt::Display for StuckCore {
@@ -370,14 +373,39 @@ impl std::fmt::Display for StuckCore {
                 };
                 write!(f, " waits on CB {}: {what} ({held} in the CB)", w.cb)
             }
+            None if self.tensix.is_some() => Ok(()),
             None => write!(f, " (not polling a circular buffer)"),
+        }?;
+        match &self.tensix {
+            Some(t) => write!(f, "; {t}"),
+            None => Ok(()),
         }
     }
 }
 
+/// The Tensix thread a TRISC feeds.
+fn tensix_thread(core: Core) -> Option<usize> {
+    match core {
+        Core::Trisc0 => Some(0),
+        Core::Trisc1 => Some(1),
+        Core::Trisc2 => Some(2),
+        _ => None,
+    }
+}
+
+/// CB `cb`'s (tiles received, tiles acked) overlay counters on tile `t`.
+pub fn cb_counters(t: &crate::tile::Tile, cb: u8) -> (u32, u32) {
+    let reg = |r: u32| (u32::from(cb) << 12) + 4 * r;
+    let o = t.overlay();
+    (
+        o.read(reg(TILES_RECEIVED_REG)).unwrap_or(0),
+        o.read(reg(TILES_ACKED_REG)).unwrap_or(0),
+    )
+}
+
 /// Every core of an unfinished tile whose pc is inside its kernel window, with the CB it polls
 /// (its last MMIO access read a CB counter in the overlay).
-pub fn stuck_report(chip: &mut Chip, report: &RunReport) -> Vec<StuckCore> {
+pub fn stuck_report(chip: &Chip, report: &RunReport) -> Vec<StuckCore> {
     let mut out = Vec::new();
     let unfinished: Vec<(u8, u8)> = report.unfinished().map(|t| (t.x, t.y)).collect();
     for (x, y) in unfinished {
@@ -385,7 +413,21 @@ pub fn stuck_report(chip: &mut Chip, report: &RunReport) -> Vec<StuckCore> {
         let mut cores = Vec::new();
         for (core, base) in TEXT_BASE {
             let pc = t.pc(core);
-            if pc < base || pc >= base + TEXT_SIZE {
+            let tensix = tensix_thread(core).and_then(|th| {
+                let cp = t.coprocessor();
+                let latch = cp.latch(th);
+                let queued = cp.fifo_len(th);
+                (latch.is_some() || queued > 0).then(|| {
+                    format!(
+                        "Tensix thread {th}: {} with {queued} instruction(s) queued",
+                        match latch {
+                            Some(l) => format!("Wait Gate latched on {l:?}"),
+                            None => "no Wait Gate latch".to_string(),
+                        }
+                    )
+                })
+            });
+            if (pc < base || pc >= base + TEXT_SIZE) && tensix.is_none() {
                 continue;
             }
             let cb = t.last_mmio(core).and_then(|m| {
@@ -396,16 +438,16 @@ pub fn stuck_report(chip: &mut Chip, report: &RunReport) -> Vec<StuckCore> {
                     && (reg == TILES_RECEIVED_REG || reg == TILES_ACKED_REG))
                     .then_some((stream as u8, reg == TILES_RECEIVED_REG))
             });
-            cores.push((core, pc, cb));
+            cores.push((core, pc, cb, tensix));
         }
-        for (core, pc, cb) in cores {
+        for (core, pc, cb, tensix) in cores {
             let wait = cb.map(|(cb, for_tiles)| {
-                let reg = |r: u32| OVERLAY_BASE + (u32::from(cb) << 12) + 4 * r;
+                let (received, acked) = cb_counters(t, cb);
                 CbWait {
                     cb,
                     for_tiles,
-                    received: chip.read_reg(x, y, reg(TILES_RECEIVED_REG)).unwrap_or(0),
-                    acked: chip.read_reg(x, y, reg(TILES_ACKED_REG)).unwrap_or(0),
+                    received,
+                    acked,
                 }
             });
             out.push(StuckCore {
@@ -414,6 +456,7 @@ pub fn stuck_report(chip: &mut Chip, report: &RunReport) -> Vec<StuckCore> {
                 core,
                 pc,
                 wait,
+                tensix,
             });
         }
     }

@@ -201,6 +201,10 @@ impl Tile {
     pub fn releases(&self, core: Core) -> u32 {
         self.cores[core.index()].releases
     }
+    /// The NoC overlay stream registers (circular-buffer counters), for host-side reports.
+    pub fn overlay(&self) -> &overlay::Overlay {
+        &self.p.overlay
+    }
     pub fn debug_regs(&self) -> &DebugRegs {
         &self.p.debug
     }

@@ -246,7 +246,7 @@ fn compute_copy(
 #[test]
 #[ignore = "needs the Tensix data path (STOREREG to the overlay, unpack→math handshake)"]
 fn compute_copy_kernel_runs_its_cb_flow_to_completion() {
-    let Some((chip, r, _)) = compute_copy("1", 4, 4) else {
+    let Some((mut chip, r, _)) = compute_copy("1", 4, 4) else {
         return;
     };
     let stuck = launch::stuck_report(&chip, &r);
@@ -324,4 +324,131 @@ fn cb_deadlock_is_reported_with_core_pc_and_cb() {
         .find(|s| s.core == Core::Ncrisc)
         .expect("NCRISC is reported");
     assert_eq!(writer.wait.map(|w| (w.cb, w.for_tiles)), Some((16, true)));
+}
+
+/// `bhemu run PROGRAM --json` with the kit built for this test run; (exit code, stdout, stderr).
+fn bhemu_run(program: &Path, json: bool) -> (i32, String, String) {
+    let kit = kit().expect("kit");
+    let mut c = Command::new(env!("CARGO_BIN_EXE_bhemu"));
+    c.arg("run").arg(program).arg("--kit").arg(&kit);
+    c.arg("--firmware")
+        .arg(root().join(".cache/ttnn/firmware/blackhole-140"));
+    if json {
+        c.arg("--json");
+    }
+    let o = c.output().expect("run bhemu");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn program(name: &str) -> PathBuf {
+    root().join("examples/kernels/programs").join(name)
+}
+
+/// A copy of an example program with `tiles` replaced.
+fn on_tiles(name: &str, tiles: &str) -> PathBuf {
+    let text = std::fs::read_to_string(program(name)).expect("program");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{tiles}-{name}"));
+    std::fs::write(
+        &out,
+        text.replace("tiles = \"1\"", &format!("tiles = \"{tiles}\"")),
+    )
+    .expect("write");
+    out
+}
+
+fn json_of(stdout: &str) -> serde_json::Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+#[test]
+fn run_dataflow_copy_program_is_bit_exact_on_one_and_140_tiles() {
+    if kit().is_none() {
+        return;
+    }
+    for (path, tiles) in [
+        (program("dataflow_copy.toml"), 1),
+        (on_tiles("dataflow_copy.toml", "all"), 140),
+    ] {
+        let (code, out, err) = bhemu_run(&path, true);
+        assert_eq!(code, 0, "{out}{err}");
+        let v = json_of(&out);
+        assert_eq!(v["tiles"], tiles);
+        assert_eq!(v["finished"], true);
+        assert_eq!(v["outputs"][0]["bit_exact"], true, "{out}");
+        assert_eq!(v["outputs"][0]["max_ulp"], 0);
+        assert_eq!(v["outputs"][0]["pcc"], 1.0);
+        assert!(v["cycles"].as_u64().unwrap_or(0) > 0, "{out}");
+    }
+}
+
+#[test]
+fn run_reports_a_cb_deadlock_naming_core_pc_and_cb() {
+    if kit().is_none() {
+        return;
+    }
+    let (code, out, err) = bhemu_run(&program("cb_deadlock.toml"), false);
+    assert_eq!(code, 3, "{out}{err}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("TRISC0"))
+        .unwrap_or_else(|| panic!("no TRISC0 line: {out}"));
+    assert!(line.contains("at pc 0x0002"), "{line}");
+    assert!(
+        line.contains("waits on CB 0: waits for tiles; 1 pushed"),
+        "{line}"
+    );
+}
+
+#[test]
+#[ignore = "needs the unpacker/packer data path (Tensix backend instructions retire without computing today)"]
+fn run_compute_copy_program_is_bit_exact() {
+    let (code, out, err) = bhemu_run(&program("compute_copy.toml"), true);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(json_of(&out)["outputs"][0]["bit_exact"], true, "{out}");
+}
+
+/// Mistakes in the description end in one line naming the field.
+#[test]
+fn run_errors_name_the_field() {
+    if kit().is_none() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let base = std::fs::read_to_string(program("dataflow_copy.toml")).expect("program");
+    for (bad, field) in [
+        (
+            base.replace("\"in.pages\"", "\"inn.pages\""),
+            "args.brisc[3]",
+        ),
+        (
+            base.replace(
+                "format = \"bf16\"\npages = 8\nrandom",
+                "format = \"bf17\"\npages = 8\nrandom",
+            ),
+            "input[0].format",
+        ),
+        (
+            base.replace("copy(in)", "copy(nope)"),
+            "output[0].reference",
+        ),
+        (
+            base.replace("random = 1", "random = 1\nvalues = [1.0]"),
+            "input[0] (in)",
+        ),
+        (
+            base.replace("brisc = \"reader\"", "brisc = \"no_such_kernel\""),
+            "kernels.brisc",
+        ),
+    ] {
+        let path = dir.join("bad.toml");
+        std::fs::write(&path, bad).expect("write");
+        let (code, out, err) = bhemu_run(&path, false);
+        assert_eq!(code, 2, "{field}: {out}{err}");
+        assert_eq!(err.lines().count(), 1, "{field}: one line: {err}");
+        assert!(err.contains(field), "{field}: {err}");
+    }
 }

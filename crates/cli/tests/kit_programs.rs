@@ -452,3 +452,45 @@ fn run_errors_name_the_field() {
         assert!(err.contains(field), "{field}: {err}");
     }
 }
+
+/// Every kernel the kit builds is entered at its core's text base and fits its window.
+#[test]
+fn kit_builds_every_example_kernel_for_its_cores() {
+    let Some(dir) = kit() else { return };
+    for name in ["copy", "add", "sub", "mul", "matmul", "relu_sfpu"] {
+        for (i, core) in [Core::Trisc0, Core::Trisc1, Core::Trisc2]
+            .into_iter()
+            .enumerate()
+        {
+            let k = kernel(&dir, name, core, &format!("trisc{i}.elf"));
+            assert_eq!(k.writes[0].0, launch::text_base(core), "{name} trisc{i}");
+        }
+    }
+    for name in ["reader", "reader_binary", "writer"] {
+        for (core, file) in [(Core::Brisc, "brisc.elf"), (Core::Ncrisc, "ncrisc.elf")] {
+            let k = kernel(&dir, name, core, file);
+            assert_eq!(k.writes[0].0, launch::text_base(core), "{name} {file}");
+        }
+    }
+}
+
+/// The compute examples, checked bit for bit against the references in `bhemu run`.
+#[test]
+#[ignore = "needs the unpacker/packer, matrix-unit and SFPU data paths"]
+fn run_compute_examples_are_bit_exact() {
+    for name in [
+        "add.toml",
+        "sub.toml",
+        "mul.toml",
+        "matmul.toml",
+        "relu_sfpu.toml",
+    ] {
+        let (code, out, err) = bhemu_run(&program(name), true);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        assert_eq!(
+            json_of(&out)["outputs"][0]["bit_exact"],
+            true,
+            "{name}: {out}"
+        );
+    }
+}

@@ -13,7 +13,7 @@
 #endif
 #define KIT_FILL(v) {v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v}
 
-constexpr std::uint8_t MATH_FIDELITY = 4;  // HiFi4
+constexpr ckernel::MathFidelity MATH_FIDELITY = ckernel::MathFidelity::HiFi4;
 constexpr bool APPROX = false;
 constexpr bool DST_ACCUM_MODE = false;
 #define DST_SYNC_MODE ckernel::DstSync::SyncHalf

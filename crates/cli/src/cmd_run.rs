@@ -726,6 +726,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         &mut progress("run", p.max_cycles, a.json),
     )
     .map_err(|e| CliError::new(format!("run failed: {e}")))?;
+    if !a.json && r.wall > Duration::from_secs(1) {
+        eprintln!();
+    }
     let stuck: Vec<String> = if r.finished {
         Vec::new()
     } else {

@@ -589,6 +589,7 @@ mod tests {
             core: Core::Trisc0,
             pc: 0x29010,
             wait: Some(wait),
+            tensix: None,
         };
         assert_eq!(
             s.to_string(),
@@ -606,10 +607,11 @@ mod tests {
             core: Core::Trisc2,
             pc: 0x31000,
             wait: Some(full),
+            tensix: Some("Tensix thread 2: no Wait Gate latch with 3 instruction(s) queued".into()),
         };
         assert_eq!(
             s.to_string(),
-            "tile (1,2) TRISC2 at pc 0x00031000 waits on CB 16: waits for space; 2 pushed, 0 popped (2 in the CB)"
+            "tile (1,2) TRISC2 at pc 0x00031000 waits on CB 16: waits for space; 2 pushed, 0 popped (2 in the CB); Tensix thread 2: no Wait Gate latch with 3 instruction(s) queued"
         );
     }
 }

@@ -613,6 +613,13 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         let r = match (&o.reference, &o.file) {
             (Some(r), None) => {
                 let r = parse_reference(r, &field)?;
+                let elems =
+                    u64::from(o.pages) * u64::from(o.page_size) / out_formats[i].bytes() as u64;
+                if r.op == "matmul" && elems % 1024 != 0 {
+                    return Err(CliError::new(format!(
+                        "{field}: matmul needs whole 32x32 tiles; the output has {elems} elements"
+                    )));
+                }
                 for op in &r.operands {
                     let j =
                         p.input.iter().position(|b| &b.name == op).ok_or_else(|| {
@@ -755,7 +762,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
             let (mut exact, mut max_ulp, mut bad_tiles) = (true, 0u64, 0usize);
             let (mut xs, mut ys) = (Vec::new(), Vec::new());
             let mut compared = false;
-            for ti in 0..coords.len() {
+            for (ti, tile_inputs) in inputs.iter().enumerate() {
                 let region = DRAM_BASE + l.per_tile * ti as u64;
                 let mut got = vec![0u8; n_bytes];
                 chip.dram()
@@ -768,7 +775,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
                             .iter()
                             .map(|op| {
                                 let j = p.input.iter().position(|b| &b.name == op).unwrap_or(0);
-                                (in_formats[j], inputs[ti][j].as_slice())
+                                (in_formats[j], tile_inputs[j].as_slice())
                             })
                             .collect();
                         reference_output(rf, &ins, f, n)

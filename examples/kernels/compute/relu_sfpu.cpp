@@ -2,7 +2,7 @@
 // compiler): each tile of CB 0 is copied into the destination register, then for every row
 // group the SFPU loads it into LREG0, sets the lane condition where the value is negative
 // (SFPSETCC, sign test), loads 0.0 into those lanes (SFPLOADI), re-enables all lanes (SFPENCC)
-// and stores LREG0 back; the tile is packed into CB 16. Runtime arg: [0] number of tiles.
+// and stores LREG0 back (lane predication is switched on around the loop); the tile is packed into CB 16. Runtime arg: [0] number of tiles.
 // SFPU semantics: tt-isa-documentation BlackholeA0/TensixTile/TensixCoprocessor/SFPLOAD.md,
 // SFPSETCC.md, SFPLOADI.md, SFPENCC.md, SFPSTORE.md.
 #include <cstdint>
@@ -25,9 +25,9 @@ using namespace ckernel;
 inline void relu_face() {
     for (int d = 0; d < 8; d++) {
         TTI_SFPLOAD(p_sfpu::LREG0, 0, ADDR_MOD_7, 0);
-        TTI_SFPSETCC(0, p_sfpu::LREG0, 0, 0);  // lanes with LREG0 < 0
-        TTI_SFPLOADI(p_sfpu::LREG0, sfpi::SFPLOADI_MOD0_FLOATB, 0x0000);
-        TTI_SFPENCC(0, 0, 0, 0);
+        TTI_SFPSETCC(0, p_sfpu::LREG0, 0, 0);  // Mod1 LREG_LT0: LaneFlags = (LREG0 < 0)
+        TTI_SFPLOADI(p_sfpu::LREG0, sfpi::SFPLOADI_MOD0_FLOATB, 0x0000);  // only flagged lanes
+        TTI_SFPENCC(0, 0, 0, 0);  // Mod1 0: LaneFlags = true, lane enabling left on
         TTI_SFPSTORE(p_sfpu::LREG0, 0, ADDR_MOD_7, 0);
         TTI_INCRWC(0, 2, 0, 0);
     }
@@ -35,10 +35,12 @@ inline void relu_face() {
 
 inline void relu_tile(std::uint32_t dst) {
     _llk_math_eltwise_sfpu_start_(dst);
+    TTI_SFPENCC(1, 0, 0, 2);  // Mod1 EI, Imm2 E: UseLaneFlagsForLaneEnable = true
     for (int face = 0; face < 4; face++) {
         relu_face();
         _llk_math_eltwise_sfpu_inc_dst_face_addr_();
     }
+    TTI_SFPENCC(0, 0, 0, 2);  // Mod1 EI, Imm2 0: lane enabling off again
     _llk_math_eltwise_sfpu_done_();
 }
 #endif

@@ -1,5 +1,6 @@
 // Stand-in for sfpi's <lltt.h> (the replay-buffer helpers tt-llk calls), written for stock GCC.
-// REPLAY (tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/REPLAY.md) either
+// REPLAY (tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/REPLAY.md; Blackhole has no
+// page of its own and the encoding in tt-llk's Blackhole ckernel_ops.h is the same) either
 // records the next `len` instructions into the replay buffer at `start` (load mode 1, optionally
 // executing them as they are recorded) or plays `len` recorded instructions back (load mode 0).
 // The word is pushed through the instruction buffer as a volatile store, so it keeps its order

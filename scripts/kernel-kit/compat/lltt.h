@@ -1,6 +1,7 @@
 // Stand-in for sfpi's <lltt.h> (the replay-buffer helpers tt-llk calls), written for stock GCC.
-// REPLAY (tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/REPLAY.md; Blackhole has no
-// page of its own and the encoding in tt-llk's Blackhole ckernel_ops.h is the same) either
+// REPLAY (semantics: tt-isa-documentation WormholeB0/TensixTile/TensixCoprocessor/REPLAY.md, as Blackhole
+// has no page of its own; Blackhole's wider fields, start at bit 14 and length at bit 4, are those
+// of TT_OP_REPLAY in tt-llk's Blackhole ckernel_ops.h) either
 // records the next `len` instructions into the replay buffer at `start` (load mode 1, optionally
 // executing them as they are recorded) or plays `len` recorded instructions back (load mode 0).
 // The word is pushed through the instruction buffer as a volatile store, so it keeps its order
@@ -14,7 +15,7 @@ namespace lltt {
 
 enum ExecBool : bool { NoExec, Exec };
 
-/// REPLAY's encoding: opcode 0x04 in bits 31..24, start 23..14, len 13..4, exec 1, load 0.
+/// Blackhole REPLAY encoding: opcode 0x04 in bits 31..24, start 23..14, len 13..4, exec 1, load 0.
 [[gnu::always_inline]] constexpr std::uint32_t replay_insn(std::uint32_t start, std::uint32_t len,
                                                            bool exec_while_loading = false,
                                                            bool load = false) {

@@ -494,3 +494,51 @@ fn run_compute_examples_are_bit_exact() {
         );
     }
 }
+
+/// The compatibility layer's `.ttinsn W` emits W rotated left by 2 (the form in which a Tensix
+/// instruction travels through a RISC-V core's instruction stream), for any W.
+#[test]
+fn ttinsn_macro_emits_the_word_rotated_left_by_two() {
+    if kit().is_none() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ttinsn");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let words = [0x0200_0000u32, 0xB20D_0000, 0x7000_E000, 0xC000_0003];
+    let body: String = words
+        .iter()
+        .map(|w| format!("__asm__ __volatile__(\".ttinsn %0\" :: \"n\"(0x{w:08x}u));\n"))
+        .collect();
+    let src = dir.join("t.cc");
+    std::fs::write(&src, format!("extern \"C\" void _start() {{\n{body}}}\n")).expect("write");
+    let elf = dir.join("t.elf");
+    let st = Command::new("riscv64-unknown-elf-g++")
+        .args([
+            "-march=rv32im_zicsr",
+            "-mabi=ilp32",
+            "-O2",
+            "-nostdlib",
+            "-nostartfiles",
+        ])
+        .args([
+            "-Wl,-Ttext=0x1000",
+            "-Wl,--no-warn-rwx-segments",
+            "-include",
+        ])
+        .arg(root().join("scripts/kernel-kit/compat/ttinsn.h"))
+        .arg(&src)
+        .arg("-o")
+        .arg(&elf)
+        .status()
+        .expect("run g++");
+    assert!(st.success(), "g++ failed on {}", src.display());
+    let img = ElfImage::read(&elf).expect("elf");
+    let text = &img.code_sections[0].data;
+    let got: Vec<u32> = text
+        .chunks_exact(4)
+        .take(words.len())
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let want: Vec<u32> = words.iter().map(|w| (w << 2) | (w >> 30)).collect();
+    assert_eq!(got, want);
+}

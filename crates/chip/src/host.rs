@@ -76,10 +76,14 @@ impl Firmware {
     /// Reads `brisc.elf`, `ncrisc.elf`, `trisc{0,1,2}.elf` from `dir` and checks that each text
     /// segment sits where the 0.81.1 layout expects (BRISC's firmware programs the others'
     /// reset PCs from those constants, so a mismatch could not boot).
+    ///
+    /// `dir` is either flat (`dir/brisc.elf`, as `scripts/fetch-ttnn.sh` makes it) or tt-metal's
+    /// own layout, one folder per core (`dir/brisc/brisc.elf`, as in the wheel's
+    /// `pre-compiled/<key>/`); a flat file wins when both exist.
     pub fn load(dir: &Path) -> Result<Firmware, ChipError> {
         let mut cores = Vec::new();
         for (core, file, text, staging) in FIRMWARE_LAYOUT {
-            let path = dir.join(file);
+            let path = firmware_file(dir, file);
             let img =
                 ElfImage::read(&path).map_err(|e| ChipError::new(ErrorKind::Io, e.to_string()))?;
             cores.push(Self::resolve(core, &img, text, staging)?);
@@ -151,6 +155,20 @@ impl Firmware {
             .iter()
             .find(|c| c.core == core)
             .map(|c| c.text_addr)
+    }
+}
+
+/// `dir/FILE` when it exists, else tt-metal's per-core `dir/CORE/FILE` (CORE = FILE less `.elf`).
+pub fn firmware_file(dir: &Path, file: &str) -> std::path::PathBuf {
+    let flat = dir.join(file);
+    if flat.is_file() {
+        return flat;
+    }
+    let per_core = dir.join(file.trim_end_matches(".elf")).join(file);
+    if per_core.is_file() {
+        per_core
+    } else {
+        flat
     }
 }
 
@@ -251,7 +269,7 @@ fn all_done(chip: &Chip) -> bool {
 
 /// Runs until every tile reads DONE (and sync 0) or `max_cycles` pass; `progress` is called
 /// about every 4096 cycles with the cycles so far.
-fn run_to_done(
+pub(crate) fn run_to_done(
     chip: &mut Chip,
     max_cycles: u64,
     progress: &mut dyn FnMut(u64),

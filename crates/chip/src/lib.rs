@@ -3,6 +3,7 @@
 //! - [`tile`]: one Tensix tile — five harts, the coprocessor, L1, local RAMs, MMIO map.
 //! - [`chip`]: the grid of tiles, DRAM and the NoC, and the cycle-by-cycle scheduler.
 //! - [`host`]: what tt-metal's host does to boot the firmware and launch a kernel.
+//! - [`launch`]: a program's kernels, runtime args and circular buffers on any set of tiles.
 //! - [`grid`]: tile selections (all 140, the 120 of a p100, or a list).
 //! - [`error`]: the one error type.
 pub mod chip;
@@ -12,6 +13,7 @@ pub mod elf;
 pub mod error;
 pub mod grid;
 pub mod host;
+pub mod launch;
 pub mod schedule;
 pub mod tile;
 

@@ -5,7 +5,8 @@
 //! bhemu boot --firmware DIR [--tiles all|p100|N|x,y;x,y...] [--max-cycles N]
 //!            [--kernel FILE.elf [--launches N]] [--permissive] [--noc-hops] [--verbose]
 //! ```
-//! `DIR` holds `brisc.elf`, `ncrisc.elf`, `trisc0.elf`, `trisc1.elf`, `trisc2.elf` of the
+//! `DIR` holds `brisc.elf`, `ncrisc.elf`, `trisc0.elf`, `trisc1.elf`, `trisc2.elf` (flat, or one
+//! folder per core as in the wheel's `pre-compiled/<key>/`: `DIR/brisc/brisc.elf`, ...) of the
 //! `ttnn` 0.81.1 wheel (`scripts/fetch-ttnn.sh` puts them in `.cache/ttnn/firmware/blackhole-140`).
 //! The host protocol is `bhemu_chip::host` (docs/blackhole-facts.md §9). After boot, `--kernel` launches
 //! the kernel (linked at the kernel config base `0xA080`, e.g. `scripts/build-kernels.sh`) on
@@ -39,7 +40,8 @@ const EXIT_CYCLE_LIMIT: u8 = 3;
     after_help = "Exit status: 0 every tile DONE; 2 bad input or emulation error; 3 --max-cycles reached."
 )]
 pub struct BootArgs {
-    /// Directory with brisc.elf, ncrisc.elf, trisc0.elf, trisc1.elf, trisc2.elf (ttnn 0.81.1).
+    /// Directory with brisc.elf, ncrisc.elf, trisc0.elf, trisc1.elf, trisc2.elf (ttnn 0.81.1),
+    /// flat or in tt-metal's per-core layout (DIR/brisc/brisc.elf, ... as in pre-compiled/<key>/).
     #[arg(long, value_name = "DIR")]
     pub firmware: PathBuf,
     /// Tensix tiles to enable: all (140), p100 (120), N (the first N by row), or x,y;x,y...

@@ -12,6 +12,7 @@ mod cmd_demo;
 mod cmd_install_sim;
 mod cmd_pto;
 mod cmd_riscv;
+mod cmd_run;
 mod cmd_tasm;
 mod cmd_tensix;
 
@@ -32,6 +33,8 @@ enum Command {
     Demo(cmd_demo::DemoArgs),
     /// Boot tt-metal's Blackhole firmware on the emulated chip, then optionally launch a kernel.
     Boot(cmd_boot::BootArgs),
+    /// Run a program of kernel-kit kernels on the booted chip and check its outputs.
+    Run(cmd_run::RunArgs),
     /// Install bhemu's libttsim.so and soc_descriptor.yaml into DIR, for tt-umd and tt-metal.
     InstallSim(cmd_install_sim::InstallSimArgs),
     /// Run a bare-metal 32-bit RISC-V ELF on one hart.
@@ -103,6 +106,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(a) => cmd_demo::run(a),
         Command::Boot(a) => cmd_boot::run(a),
+        Command::Run(a) => cmd_run::run(a),
         Command::InstallSim(a) => cmd_install_sim::run(a),
         Command::Riscv(a) => cmd_riscv::run(a),
         Command::Disasm(a) => match (a.target.riscv, a.target.tensix) {

@@ -193,3 +193,31 @@ fn bhemu_boot_command() {
         "{stdout}"
     );
 }
+
+/// `bhemu boot --firmware` accepts tt-metal's per-core layout (`DIR/brisc/brisc.elf`, ... as in
+/// the wheel's `pre-compiled/<key>/`): the same ELFs laid out that way load to the same writes.
+#[test]
+fn firmware_loads_from_tt_metal_per_core_layout() {
+    let Some(dir) = firmware_dir() else { return };
+    let nested = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fw-per-core");
+    for core in ["brisc", "ncrisc", "trisc0", "trisc1", "trisc2"] {
+        std::fs::create_dir_all(nested.join(core)).expect("mkdir");
+        std::fs::copy(
+            dir.join(format!("{core}.elf")),
+            nested.join(core).join(format!("{core}.elf")),
+        )
+        .expect("copy");
+    }
+    let flat = Firmware::load(&dir).expect("flat layout");
+    let per_core = Firmware::load(&nested).expect("per-core layout");
+    assert_eq!(flat.cores.len(), 5);
+    for (a, b) in flat.cores.iter().zip(&per_core.cores) {
+        assert_eq!(a.core, b.core);
+        assert_eq!(a.text_addr, b.text_addr);
+        assert_eq!(a.writes, b.writes);
+    }
+    let missing = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fw-none");
+    std::fs::create_dir_all(&missing).expect("mkdir");
+    let err = Firmware::load(&missing).expect_err("no firmware there");
+    assert!(err.to_string().contains("brisc.elf"), "{err}");
+}

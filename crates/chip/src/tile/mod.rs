@@ -228,6 +228,10 @@ impl Tile {
     pub fn park_counts(&self) -> (u64, u64) {
         (self.parks, self.wakes)
     }
+    /// The NoC overlay stream registers (circular-buffer counters), for host-side reports.
+    pub fn overlay(&self) -> &overlay::Overlay {
+        &self.p.overlay
+    }
     pub fn debug_regs(&self) -> &DebugRegs {
         &self.p.debug
     }

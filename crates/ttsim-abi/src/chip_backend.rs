@@ -298,8 +298,11 @@ mod tests {
     fn unmodelled_nodes_fault_in_strict_and_read_zero_in_permissive() {
         let mut b = strict();
         let mut w = [0xAAu8; 4];
-        let e = b.noc_read(0, 8, 0, 0, &mut w).unwrap_err(); // ARC
+        let e = b.noc_read(0, 1, 1, 0, &mut w).unwrap_err(); // Ethernet
         assert_eq!(e.kind, ErrorKind::Unmapped);
+        let e = b.noc_read(0, 8, 0, 0, &mut w).unwrap_err(); // ARC, an address it lacks
+        assert_eq!(e.kind, ErrorKind::Unimplemented);
+        assert!(e.message.contains("ARC tile address 0x0"), "{}", e.message);
         let mut p = ChipBackend::new(&BackendConfig {
             mmio: MmioMode::Permissive,
         })
@@ -307,6 +310,23 @@ mod tests {
         p.noc_read(0, 8, 0, 0, &mut w).unwrap();
         assert_eq!(w, [0; 4]);
         p.noc_write(0, 40, 40, 0, &[1]).unwrap();
+    }
+
+    /// tt-umd's ARC start-up check, through the chip's routing: boot status at
+    /// 0x8003_0408 reads "ready" (low bits 5) at NOC0 (8, 0) and at its NoC 1 mirror (8, 11).
+    #[test]
+    fn arc_tile_answers_boot_status_on_both_nocs() {
+        let mut b = strict();
+        let mut w = [0u8; 4];
+        b.noc_read(0, 8, 0, 0x8003_0408, &mut w).unwrap();
+        assert_eq!(u32::from_le_bytes(w) & 7, 5);
+        w = [0; 4];
+        b.noc_read(1, 8, 11, 0x8003_0408, &mut w).unwrap();
+        assert_eq!(u32::from_le_bytes(w) & 7, 5);
+        b.noc_write(0, 8, 0, 0x1000_1000, &[1, 2, 3]).unwrap();
+        let mut r = [0u8; 3];
+        b.noc_read(0, 8, 0, 0x1000_1000, &mut r).unwrap();
+        assert_eq!(r, [1, 2, 3]);
     }
 
     #[test]

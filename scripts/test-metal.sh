@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# tt-metal's own host library (libtt_metal.so, ttnn 0.81.1 wheel) driving bhemu's libttsim.so in
+# slow dispatch (docs/tt-metal-on-bhemu.md):
+#
+#   1. builds the release libttsim.so and bhemu;
+#   2. prepares the tt-metal runtime from the wheel (scripts/setup-metal-runtime.sh → .cache/metal-runtime)
+#      with the project's compiler driver for tt-metal's JIT;
+#   3. installs the simulator with `bhemu install-sim` into .cache/metal-sim;
+#   4. builds the C++ host tests tests/metal/*.cpp against libtt_metal.so (host g++, C++20);
+#   5. runs each in a scratch directory with TT_METAL_SIMULATOR, TT_METAL_RUNTIME_ROOT,
+#      TT_METAL_SLOW_DISPATCH_MODE=1 and a fresh TT_METAL_CACHE. A test passes when it exits 0 and
+#      bhemu printed no device-fault line on stderr.
+#
+# Usage: scripts/test-metal.sh [TEST...]   (default: every tests/metal/*.cpp; names without .cpp)
+# Environment: BHEMU_METAL_TIMEOUT (seconds per test, default 300); BHEMU_NO_INSTALL=1 skips
+# installing host packages. Exit status: 0 when every test passed. Honours CARGO_TARGET_DIR.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+log() { echo "test-metal: $*" >&2; }
+
+need=()
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v riscv64-unknown-elf-g++ >/dev/null 2>&1 || need+=(gcc-riscv64-unknown-elf)
+[ -d /usr/lib/picolibc/riscv64-unknown-elf ] || need+=(picolibc-riscv64-unknown-elf)
+[ -d /usr/include/c++ ] || need+=(libstdc++-12-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "${BHEMU_NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    log "missing ${need[*]} (Debian packages); install them or run as root"
+    exit 1
+  fi
+fi
+
+tdir="${CARGO_TARGET_DIR:-$repo/target}"
+case "$tdir" in /*) ;; *) tdir="$repo/$tdir" ;; esac
+
+log "building libttsim.so and bhemu (release)"
+cargo build --release -p bhemu-ttsim-abi -p bhemu-cli >&2
+rt="$(bash scripts/setup-metal-runtime.sh | tail -n1)"
+sim="$repo/.cache/metal-sim"
+"$tdir/release/bhemu" install-sim "$sim" >&2
+
+bin="$tdir/metal"
+mkdir -p "$bin"
+tests=("$@")
+if [ ${#tests[@]} -eq 0 ]; then
+  for f in tests/metal/*.cpp; do tests+=("$(basename "$f" .cpp)"); done
+fi
+
+fail=0
+for t in "${tests[@]}"; do
+  src="tests/metal/$t.cpp"
+  [ -f "$src" ] || { log "no test $src"; fail=1; continue; }
+  g++ -std=c++20 -O1 -Wall -o "$bin/$t" "$src" -Itests/metal \
+    -L"$rt/lib" -l:libtt_metal.so -Wl,-rpath,"$rt/lib"
+  work="$(mktemp -d "${TMPDIR:-/tmp}/bhemu-metal-$t.XXXXXX")"
+  cp -r tests/metal/kernels "$work/" 2>/dev/null || true
+  start=$EPOCHREALTIME
+  set +e
+  (cd "$work" &&
+    TT_METAL_RUNTIME_ROOT="$rt/root" TT_METAL_SIMULATOR="$sim/libttsim.so" \
+      TT_METAL_SLOW_DISPATCH_MODE=1 TT_METAL_CACHE="$work/cache" \
+      timeout "${BHEMU_METAL_TIMEOUT:-300}" "$bin/$t") >"$work/stdout" 2>"$work/stderr"
+  rc=$?
+  set -e
+  secs=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$EPOCHREALTIME")
+  faults=$(grep -c "device fault" "$work/stderr" || true)
+  cat "$work/stdout"
+  if [ "$rc" = 0 ] && [ "$faults" = 0 ]; then
+    log "PASS $t (${secs}s wall)"
+    rm -rf "$work"
+  else
+    log "FAIL $t: exit $rc, $faults device-fault line(s), ${secs}s wall; last stderr lines ($work/stderr):"
+    grep -v "^\s*$" "$work/stderr" | tail -n 25 >&2
+    fail=1
+  fi
+done
+exit $fail

@@ -6,7 +6,8 @@
 #   2. prepares the tt-metal runtime from the wheel (scripts/setup-metal-runtime.sh → .cache/metal-runtime)
 #      with the project's compiler driver for tt-metal's JIT;
 #   3. installs the simulator with `bhemu install-sim` into .cache/metal-sim;
-#   4. builds the C++ host tests tests/metal/*.cpp against libtt_metal.so (host g++, C++20);
+#   4. builds the C++ host tests tests/metal/*.cpp against libtt_metal.so (host g++, C++20); each
+#      gets the kernel directory tests/metal/kernels as its argument;
 #   5. runs each in a scratch directory with TT_METAL_SIMULATOR, TT_METAL_RUNTIME_ROOT,
 #      TT_METAL_SLOW_DISPATCH_MODE=1 and a fresh TT_METAL_CACHE. A test passes when it exits 0 and
 #      bhemu printed no device-fault line on stderr.
@@ -58,13 +59,12 @@ for t in "${tests[@]}"; do
   g++ -std=c++20 -O1 -Wall -o "$bin/$t" "$src" -Itests/metal \
     -L"$rt/lib" -l:libtt_metal.so -Wl,-rpath,"$rt/lib"
   work="$(mktemp -d "${TMPDIR:-/tmp}/bhemu-metal-$t.XXXXXX")"
-  cp -r tests/metal/kernels "$work/" 2>/dev/null || true
   start=$EPOCHREALTIME
   set +e
   (cd "$work" &&
     TT_METAL_RUNTIME_ROOT="$rt/root" TT_METAL_SIMULATOR="$sim/libttsim.so" \
       TT_METAL_SLOW_DISPATCH_MODE=1 TT_METAL_CACHE="$work/cache" \
-      timeout "${BHEMU_METAL_TIMEOUT:-300}" "$bin/$t") >"$work/stdout" 2>"$work/stderr"
+      timeout "${BHEMU_METAL_TIMEOUT:-300}" "$bin/$t" "$repo/tests/metal/kernels") >"$work/stdout" 2>"$work/stderr"
   rc=$?
   set -e
   secs=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$EPOCHREALTIME")

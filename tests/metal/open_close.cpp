@@ -36,7 +36,7 @@ int compare(const char* what, const std::vector<std::uint8_t>& want, const std::
 
 }  // namespace
 
-int main() {
+int main(int, char**) {
     auto t0 = std::chrono::steady_clock::now();
     DispatchCoreConfig dispatch;
     auto mesh = distributed::MeshDevice::create_unit_mesh(0, 0, 0, 1, dispatch, {}, 0);

@@ -10,7 +10,9 @@
 #      gets the kernel directory tests/metal/kernels as its argument;
 #   5. runs each in a scratch directory with TT_METAL_SIMULATOR, TT_METAL_RUNTIME_ROOT,
 #      TT_METAL_SLOW_DISPATCH_MODE=1 and a fresh TT_METAL_CACHE. A test passes when it exits 0 and
-#      bhemu printed no device-fault line on stderr.
+#      bhemu printed no device-fault line on stderr. A test named hang_* launches a kernel that never
+#      finishes: it passes when bhemu's hang report naming a stuck BRISC appears on stderr within
+#      BHEMU_METAL_HANG_WAIT seconds (default 60) of its start; the program is then stopped.
 #
 # Usage: scripts/test-metal.sh [TEST...]   (default: every tests/metal/*.cpp; names without .cpp)
 # Environment: BHEMU_METAL_TIMEOUT (seconds per test, default 300); BHEMU_NO_INSTALL=1 skips
@@ -52,6 +54,8 @@ if [ ${#tests[@]} -eq 0 ]; then
   for f in tests/metal/*.cpp; do tests+=("$(basename "$f" .cpp)"); done
 fi
 
+# A hang_* test passes when the report appears within this many seconds of the program's start.
+HANG_WAIT="${BHEMU_METAL_HANG_WAIT:-60}"
 fail=0
 for t in "${tests[@]}"; do
   src="tests/metal/$t.cpp"
@@ -62,14 +66,33 @@ for t in "${tests[@]}"; do
   start=$EPOCHREALTIME
   set +e
   (cd "$work" &&
-    TT_METAL_RUNTIME_ROOT="$rt/root" TT_METAL_SIMULATOR="$sim/libttsim.so" \
+    exec env TT_METAL_RUNTIME_ROOT="$rt/root" TT_METAL_SIMULATOR="$sim/libttsim.so" \
       TT_METAL_SLOW_DISPATCH_MODE=1 TT_METAL_CACHE="$work/cache" \
-      timeout "${BHEMU_METAL_TIMEOUT:-300}" "$bin/$t" "$repo/tests/metal/kernels") >"$work/stdout" 2>"$work/stderr"
+      timeout "${BHEMU_METAL_TIMEOUT:-300}" "$bin/$t" "$repo/tests/metal/kernels") >"$work/stdout" 2>"$work/stderr" &
+  pid=$!
+  hang_ok=0
+  if [[ "$t" == hang_* ]]; then
+    # The kernel never finishes: pass once bhemu's hang report names a stuck BRISC, then stop it.
+    for _ in $(seq 1 "$((10 * HANG_WAIT))"); do
+      if grep -q "kernel hang suspected" "$work/stderr" && grep -q "BRISC" "$work/stderr"; then
+        hang_ok=1
+        break
+      fi
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill "$pid" 2>/dev/null
+  fi
+  wait "$pid"
   rc=$?
   set -e
   secs=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$EPOCHREALTIME")
   faults=$(grep -c "device fault" "$work/stderr" || true)
   cat "$work/stdout"
+  if [[ "$t" == hang_* ]]; then
+    [ "$hang_ok" = 1 ] && rc=0 && grep -A12 "kernel hang suspected" "$work/stderr" >&2
+    [ "$hang_ok" = 1 ] || log "no hang report within ${HANG_WAIT}s"
+  fi
   if [ "$rc" = 0 ] && [ "$faults" = 0 ]; then
     log "PASS $t (${secs}s wall)"
     rm -rf "$work"

@@ -14,7 +14,9 @@ pub mod error;
 pub mod grid;
 pub mod host;
 pub mod pcie;
+pub mod report;
 pub mod tile;
+pub mod watchdog;
 
 pub use bhemu_noc::NocIndex;
 pub use bhemu_noc::Timing;

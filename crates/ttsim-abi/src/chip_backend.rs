@@ -29,8 +29,9 @@ use std::collections::HashSet;
 
 use bhemu_chip::{Chip, ChipConfig, ChipError, HostWrite, NocIndex, Strictness};
 
-use crate::backend::{BackendConfig, HostRequest, MmioMode, SimBackend};
+use crate::backend::{BackendConfig, HostRequest, MmioMode, SimBackend, DEFAULT_HANG_CYCLES};
 use crate::error::{BackendError, ErrorKind, Where};
+use bhemu_chip::watchdog::Watchdog;
 
 /// Most permissive-mode warnings printed before they are only counted.
 const MAX_WARNINGS: usize = 50;
@@ -41,6 +42,7 @@ pub struct ChipBackend {
     queued: Vec<HostRequest>,
     warned: HashSet<(u32, u32, u64)>,
     warnings: usize,
+    watchdog: Option<Watchdog>,
 }
 
 impl ChipBackend {
@@ -61,6 +63,10 @@ impl ChipBackend {
             queued: Vec::new(),
             warned: HashSet::new(),
             warnings: 0,
+            watchdog: match cfg.hang_cycles.unwrap_or(DEFAULT_HANG_CYCLES) {
+                0 => None,
+                n => Some(Watchdog::new(n)),
+            },
         })
     }
 
@@ -198,6 +204,9 @@ impl SimBackend for ChipBackend {
         let r = self.chip.clock(u64::from(cycles));
         self.drain_chip_warnings();
         r.map_err(|e| chip_error(e, "clock"))?;
+        if let Some(report) = self.watchdog.as_mut().and_then(|w| w.check(&self.chip)) {
+            eprintln!("bhemu: warning: {report}");
+        }
         Ok(cycles)
     }
 
@@ -305,6 +314,7 @@ mod tests {
         assert!(e.message.contains("ARC tile address 0x0"), "{}", e.message);
         let mut p = ChipBackend::new(&BackendConfig {
             mmio: MmioMode::Permissive,
+            ..BackendConfig::default()
         })
         .unwrap();
         p.noc_read(0, 8, 0, 0, &mut w).unwrap();

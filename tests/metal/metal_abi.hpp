@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,6 +27,9 @@ struct xy_pair {
 
 // Only the value the tests pass: a Tensix worker core.
 enum class CoreType : int { WORKER = 12 };
+
+// Tensix data formats (the values the hardware's format fields use).
+enum class DataFormat : std::uint8_t { Float32 = 0, Float16_b = 5, UInt32 = 24 };
 
 namespace tt_metal {
 
@@ -102,6 +106,22 @@ static_assert(sizeof(KernelConfig) == 208);  // index byte at +0xc8
 class Program {
     std::shared_ptr<void> impl_;
 };
+
+// The library's own object (over 4 KiB, its destructor inline in tt-metal's headers and not
+// exported): built with `make` in storage the caller never frees.
+class CircularBufferConfig {
+public:
+    CircularBufferConfig(std::uint32_t total_size, const std::map<std::uint8_t, tt::DataFormat>& data_formats);
+    CircularBufferConfig& set_page_size(std::uint8_t buffer_index, std::uint32_t page_size);
+    static CircularBufferConfig& make(std::uint32_t total_size, const std::map<std::uint8_t, tt::DataFormat>& formats) {
+        void* storage = ::operator new(16384, std::align_val_t{64});
+        return *new (storage) CircularBufferConfig(total_size, formats);
+    }
+    ~CircularBufferConfig() = delete;
+};
+
+using CBHandle = std::uintptr_t;
+CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config);
 
 Program CreateProgram();
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,

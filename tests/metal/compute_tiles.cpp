@@ -1,0 +1,137 @@
+// Compute programs JIT-compiled by tt-metal and run on bhemu in slow dispatch: a reader (NCRISC)
+// brings one 32×32 bfloat16 tile (or two) from DRAM into circular buffers, a compute kernel
+// (TRISC0-2) copies it or adds / subtracts / multiplies the two, and a writer (BRISC) puts the
+// result back in DRAM, where the host compares it bit for bit with its own arithmetic.
+//
+// The operands are small integers, so every sum, difference and product is exact in bfloat16
+// and the reference needs no rounding rule. Their results are right only once bhemu's unpacker,
+// FPU and packer compute (scripts/test-metal.sh runs this test only on request).
+//
+// Usage: compute_tiles KERNEL_DIR. Exit status: 0 when every program's result is right.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "metal_abi.hpp"
+
+using namespace tt;
+using namespace tt::tt_metal;
+
+namespace {
+
+constexpr std::uint32_t kTileElems = 32 * 32;
+constexpr std::uint32_t kTileBytes = kTileElems * 2;  // bfloat16
+
+std::uint16_t to_bf16(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return static_cast<std::uint16_t>(u >> 16);  // exact for the small integers used here
+}
+
+float from_bf16(std::uint16_t h) {
+    std::uint32_t u = std::uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+std::vector<std::uint8_t> tile_bytes(const std::vector<float>& v) {
+    std::vector<std::uint8_t> out(kTileBytes);
+    for (std::uint32_t i = 0; i < kTileElems; ++i) {
+        std::uint16_t h = to_bf16(v[i]);
+        out[2 * i] = std::uint8_t(h);
+        out[2 * i + 1] = std::uint8_t(h >> 8);
+    }
+    return out;
+}
+
+struct Op {
+    const char* name;
+    const char* init;  // ELTWISE_OP_INIT, empty for the copy
+    const char* call;  // ELTWISE_OP
+    float (*ref)(float, float);
+};
+
+int run(distributed::MeshDevice& mesh, IDevice* dev, const std::string& kdir, const Op& op,
+        const std::vector<float>& a, const std::vector<float>& b) {
+    const bool binary = op.init[0] != 0;
+    const std::uint32_t a_addr = 0x0400'0000, b_addr = 0x0400'1000, out_addr = 0x0400'2000;
+    detail::WriteToDeviceDRAMChannel(dev, 0, a_addr, tile_bytes(a));
+    detail::WriteToDeviceDRAMChannel(dev, 1, b_addr, tile_bytes(b));
+    std::vector<std::uint8_t> poison(kTileBytes, 0xA5);
+    detail::WriteToDeviceDRAMChannel(dev, 2, out_addr, poison);
+
+    Program program = CreateProgram();
+    xy_pair core{0, 0};
+    for (std::uint8_t cb : {std::uint8_t(0), std::uint8_t(1), std::uint8_t(16)}) {
+        auto& cfg = CircularBufferConfig::make(kTileBytes, {{cb, DataFormat::Float16_b}});
+        cfg.set_page_size(cb, kTileBytes);
+        CreateCircularBuffer(program, core, cfg);
+    }
+    DataMovementConfig reader;
+    reader.processor = DataMovementProcessor::RISCV_1;
+    reader.noc = NOC::RISCV_1_default;
+    DataMovementConfig writer;
+    ComputeConfig compute;
+    if (binary) {
+        compute.defines = {{"ELTWISE_OP_INIT", op.init}, {"ELTWISE_OP", op.call}};
+    }
+    KernelHandle r = CreateKernel(program, kdir + "/reader_tiles.cpp", core, reader);
+    KernelHandle w = CreateKernel(program, kdir + "/writer_tile.cpp", core, writer);
+    KernelHandle c = CreateKernel(program, kdir + (binary ? "/eltwise_binary.cpp" : "/copy_tile.cpp"), core, compute);
+    const std::uint32_t rargs[] = {kTileBytes, 0, a_addr, 1, binary ? b_addr : 0};
+    const std::uint32_t wargs[] = {kTileBytes, 2, out_addr};
+    SetRuntimeArgs(program, r, core, rargs);
+    SetRuntimeArgs(program, w, core, wargs);
+    SetRuntimeArgs(program, c, core, std::span<const std::uint32_t>());
+    LaunchProgram(mesh, std::move(program));
+
+    std::vector<std::uint8_t> got(kTileBytes);
+    detail::ReadFromDeviceDRAMChannel(dev, 2, out_addr, got);
+    int bad = 0;
+    for (std::uint32_t i = 0; i < kTileElems; ++i) {
+        std::uint16_t want = to_bf16(op.ref(a[i], b[i]));
+        std::uint16_t g = std::uint16_t(got[2 * i] | got[2 * i + 1] << 8);
+        if (g != want && bad++ < 4) {
+            std::fprintf(stderr, "FAIL %s: element %u is %#06x (%g), want %#06x (%g)\n", op.name, i, g,
+                         from_bf16(g), want, from_bf16(want));
+        }
+    }
+    if (bad) {
+        std::fprintf(stderr, "FAIL %s: %d of %u elements differ\n", op.name, bad, kTileElems);
+        return 1;
+    }
+    std::printf("ok   %s: %u bfloat16 elements bit-exact\n", op.name, kTileElems);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s KERNEL_DIR\n", argv[0]);
+        return 2;
+    }
+    std::vector<float> a(kTileElems), b(kTileElems);
+    for (std::uint32_t i = 0; i < kTileElems; ++i) {
+        a[i] = float(int(i % 23) - 11);       // -11 .. 11
+        b[i] = float(int((i * 7) % 13) - 6);  // -6 .. 6
+    }
+    const Op ops[] = {
+        {"datacopy", "", "", [](float x, float) { return x; }},
+        {"eltwise add", "add_init", "add_tiles", [](float x, float y) { return x + y; }},
+        {"eltwise sub", "sub_init", "sub_tiles", [](float x, float y) { return x - y; }},
+        {"eltwise mul", "mul_init", "mul_tiles", [](float x, float y) { return x * y; }},
+    };
+    DispatchCoreConfig dispatch;
+    auto mesh = distributed::MeshDevice::create_unit_mesh(0, 0, 0, 1, dispatch, {}, 0);
+    IDevice* dev = mesh->get_device(0);
+    int failures = 0;
+    for (const Op& op : ops) {
+        failures += run(*mesh, dev, argv[1], op, a, b);
+    }
+    mesh->close();
+    return failures == 0 ? 0 : 1;
+}

@@ -143,7 +143,7 @@ impl Arc {
         }
         let word = <[u8; 4]>::try_from(data)
             .ok()
-            .filter(|_| addr % 4 == 0)
+            .filter(|_| addr.is_multiple_of(4))
             .map(u32::from_le_bytes)
             .ok_or_else(|| unmodelled(addr, data.len(), true))?;
         match addr {
@@ -180,7 +180,7 @@ impl Arc {
     }
 
     fn reg_read(&self, addr: u64, len: usize, now: u64) -> Result<u32, ChipError> {
-        if len != 4 || addr % 4 != 0 {
+        if len != 4 || !addr.is_multiple_of(4) {
             return Err(unmodelled(addr, len, false));
         }
         let refclk = now * REFCLK_MHZ / u64::from(self.aiclk_mhz.max(1));

@@ -183,7 +183,7 @@ impl Arc {
         if len != 4 || !addr.is_multiple_of(4) {
             return Err(unmodelled(addr, len, false));
         }
-        let refclk = now * REFCLK_MHZ / u64::from(self.aiclk_mhz.max(1));
+        let refclk = now.saturating_mul(REFCLK_MHZ) / u64::from(self.aiclk_mhz.max(1));
         Ok(match addr {
             a if (RESET_SCRATCH..RESET_SCRATCH + 32).contains(&a) => {
                 self.scratch[((a - RESET_SCRATCH) / 4) as usize]

@@ -151,3 +151,13 @@ fn unmodelled_arc_addresses_are_errors_naming_the_address() {
     // Past the end of CSM.
     assert!(arc.read(0x1007_FFFE, &mut b, 0).is_err());
 }
+
+#[test]
+fn refclk_counts_50mhz_against_the_aiclk_of_simulated_cycles() {
+    let mut arc = Arc::new();
+    // 27,000 cycles at 1350 MHz = 20 µs = 1,000 ticks of 50 MHz.
+    assert_eq!(rd32(&mut arc, 0x8003_00E0, 27_000), 1_000);
+    assert_eq!(rd32(&mut arc, 0x8003_00E4, 27_000), 0);
+    let far = (1u64 << 32) * 1350 / 50 * 3; // 3 × 2^32 ticks
+    assert_eq!(rd32(&mut arc, 0x8003_00E4, far), 3);
+}

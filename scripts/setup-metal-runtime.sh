@@ -91,11 +91,15 @@ ln -sfn "$driver_src" "$driver_dst"
 
 # The wheel's runtime/hw/lib/blackhole/{substitutes,noc,tdma_xmov}.o hold sfpi LTO bytecode only,
 # which stock GCC cannot link: rebuild them from the wheel's sources with the driver, in place
-# (tt-metal links them by those paths). Redone whenever the driver is newer than the objects.
+# (tt-metal links them by those paths). Redone whenever the driver or the kernel kit's
+# compatibility layer (scripts/kernel-kit/compat/, which the driver uses) changed since.
 root="$out/root"
 lib="$root/runtime/hw/lib/blackhole"
 stamp="$lib/.bhemu-built"
-if [ ! -f "$stamp" ] || [ "$driver_src" -nt "$stamp" ]; then
+compat="${BHEMU_JIT_COMPAT:-$repo/scripts/kernel-kit/compat}"
+if [ ! -d "$compat" ]; then
+  log "no kernel-kit compatibility layer at $compat: tt-metal can open the device, but its JIT cannot build kernels"
+elif [ ! -f "$stamp" ] || [ "$driver_src" -nt "$stamp" ] || [ -n "$(find "$compat" -newer "$stamp" -print -quit)" ]; then
   log "building $lib/{substitutes,noc,tdma_xmov}.o with the compiler driver"
   inc=()
   for d in tt_metal/hw/inc tt_metal/hw/inc/internal/tt-1xx tt_metal/hw/inc/internal/tt-1xx/blackhole \

@@ -42,3 +42,9 @@ cargo test --workspace --release "$@"
 if [ "${BHEMU_NO_UMD:-0}" != 1 ]; then
   bash scripts/test-umd.sh
 fi
+
+# tt-metal's own host library (libtt_metal.so, ttnn 0.81.1 wheel) opening bhemu and running the
+# programs its JIT compiles (docs/tt-metal-on-bhemu.md).
+if [ "${BHEMU_NO_METAL:-0}" != 1 ]; then
+  bash scripts/test-metal.sh
+fi

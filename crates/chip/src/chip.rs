@@ -17,6 +17,7 @@ use bhemu_noc::{
     Topology,
 };
 
+use crate::arc::{Arc, ARC_NOC0};
 use crate::dram::Dram;
 use crate::error::{ChipError, ErrorKind};
 use crate::schedule::Schedule;
@@ -48,6 +49,8 @@ enum Endpoint {
     Tile(u16),
     Dram(u8),
     Pcie,
+    /// The ARC tile, reached from the host only ([`crate::arc`]).
+    Arc,
 }
 
 pub struct Chip {
@@ -55,6 +58,7 @@ pub struct Chip {
     endpoints: Vec<Endpoint>,
     noc: Noc,
     dram: Dram,
+    arc: Arc,
     cycle: u64,
     id: u32,
     schedule: Schedule,
@@ -145,9 +149,10 @@ fn endpoint_read(
             "host reads of the PCIe tile's NoC-to-host window are not modelled".into(),
         )),
         Endpoint::Pcie => Err((ErrorKind::Unimplemented, pcie_unmodelled(addr))),
+        Endpoint::Arc => Err((ErrorKind::Unimplemented, ARC_FROM_NOC.into())),
         Endpoint::None => Err((
             ErrorKind::Unmapped,
-            "nothing bhemu models there (ARC, Ethernet, L2CPU, or off the grid)".into(),
+            "nothing bhemu models there (Ethernet, L2CPU, or off the grid)".into(),
         )),
     }
 }
@@ -175,12 +180,18 @@ fn endpoint_write(
             .write(usize::from(ch), addr, data)
             .map_err(|e| (ErrorKind::AccessRule, e.to_string())),
         Endpoint::Pcie => Err((ErrorKind::Unimplemented, pcie_unmodelled(addr))),
+        Endpoint::Arc => Err((ErrorKind::Unimplemented, ARC_FROM_NOC.into())),
         Endpoint::None => Err((
             ErrorKind::Unmapped,
-            "nothing bhemu models there (ARC, Ethernet, L2CPU, or off the grid)".into(),
+            "nothing bhemu models there (Ethernet, L2CPU, or off the grid)".into(),
         )),
     }
 }
+
+/// Why a NoC request from a core to the ARC tile fails: bhemu models the ARC tile as the host
+/// sees it, not as a NoC target of kernels.
+const ARC_FROM_NOC: &str =
+    "bhemu models the ARC tile for host accesses only, not NoC requests from cores";
 
 fn pcie_unmodelled(addr: u64) -> String {
     if addr >= NOC_HOST_WINDOW {
@@ -274,6 +285,7 @@ impl Chip {
             endpoints,
             noc: Noc::new(topo, cfg.timing),
             dram: Dram::new(),
+            arc: Arc::new(),
             cycle: 0,
             id: 0,
             schedule: Schedule::from_env()?,
@@ -587,11 +599,17 @@ impl Chip {
             ChipError::new(
                 ErrorKind::Unmapped,
                 format!(
-                    "nothing bhemu models at NOC0 ({x0},{y0}) (ARC, Ethernet, L2CPU, or off the grid)"
+                    "nothing bhemu models at NOC0 ({x0},{y0}) (Ethernet, L2CPU, or off the grid)"
                 ),
             )
             .at_cycle(self.cycle)
         };
+        if (x0, y0) == ARC_NOC0 {
+            return Ok((
+                NodeId::new(ARC_NOC0.0 as u8, ARC_NOC0.1 as u8),
+                Endpoint::Arc,
+            ));
+        }
         if PCIE_RAW_TILES.contains(&(x0, y0)) {
             let id = bhemu_noc::coord::PCIE_TRANSLATED;
             return Ok((id, Endpoint::Pcie));
@@ -641,6 +659,9 @@ impl Chip {
                 .tile_mmio_read(id, a)
                 .map(|v| buf.copy_from_slice(&v.to_le_bytes()))
                 .map_err(|e| (ErrorKind::Unimplemented, e.to_string())),
+            (Endpoint::Arc, _) => {
+                return self.arc.read(addr, buf, now).map_err(|e| e.at_cycle(now))
+            }
             _ => endpoint_read(&mut self.tiles, &self.dram, ep, addr, buf, now),
         };
         r.map_err(|(kind, m)| host_error(kind, m, id, ep, addr, now))
@@ -668,6 +689,13 @@ impl Chip {
                 return Ok(HostWrite::ToHost {
                     addr: addr - NOC_HOST_WINDOW,
                 })
+            }
+            (Endpoint::Arc, _) => {
+                return self
+                    .arc
+                    .write(addr, data)
+                    .map(|()| HostWrite::Done)
+                    .map_err(|e| e.at_cycle(now))
             }
             (Endpoint::Tile(_), Some(a)) => {
                 let v = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);

@@ -225,7 +225,7 @@ fn tile_done(l1_signal: u8, sync: u32) -> bool {
 }
 
 /// Go signal and sync word of every tile.
-fn statuses(chip: &Chip) -> Vec<TileStatus> {
+pub fn statuses(chip: &Chip) -> Vec<TileStatus> {
     chip.tiles()
         .iter()
         .map(|t| {

@@ -237,6 +237,15 @@ fn host_accesses_route_like_noc_requests() {
         chip.host_write(NocIndex::Noc0, 11, 0, NOC_HOST_WINDOW + 8, &[1]),
         Ok(HostWrite::ToHost { addr: 8 })
     );
-    let e = chip.host_read(NocIndex::Noc0, 8, 0, 0, &mut b).unwrap_err(); // ARC
+    let e = chip.host_read(NocIndex::Noc0, 1, 1, 0, &mut b).unwrap_err(); // Ethernet
     assert_eq!(e.kind, ErrorKind::Unmapped);
+    // The ARC tile answers the host (boot status "ready"), but not at addresses it lacks.
+    assert_eq!(
+        chip.host_read(NocIndex::Noc0, 8, 0, 0x8003_0408, &mut b),
+        Ok(())
+    );
+    assert_eq!(u32::from_le_bytes(b) & 7, 5);
+    let e = chip.host_read(NocIndex::Noc0, 8, 0, 0, &mut b).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unimplemented);
+    assert_eq!(e.loc.addr, Some(0));
 }

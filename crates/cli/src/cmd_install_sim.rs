@@ -16,6 +16,12 @@
 //!
 //! Both files are written to a temporary name and renamed, so a process that has the old
 //! library mapped keeps a consistent image.
+//!
+//! tt-metal's own host library (`libtt_metal.so`) needs more than the simulator: a runtime root
+//! with its firmware, kernel sources and a compiler for its JIT. `scripts/setup-metal-runtime.sh`
+//! prepares one from the ttnn 0.81.1 wheel (docs/tt-metal-on-bhemu.md); `--metal-runtime DIR`
+//! checks that DIR is such a runtime and prints the environment that runs a tt-metal program on
+//! the installed simulator (slow dispatch).
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -37,6 +43,37 @@ pub struct InstallSimArgs {
     /// The library to install (default: libttsim.so beside the bhemu executable).
     #[arg(long, value_name = "FILE")]
     pub lib: Option<PathBuf>,
+    /// A tt-metal runtime prepared by scripts/setup-metal-runtime.sh: print how to run tt-metal
+    /// programs on the installed simulator with it.
+    #[arg(long, value_name = "DIR")]
+    pub metal_runtime: Option<PathBuf>,
+}
+
+/// The files a runtime from scripts/setup-metal-runtime.sh has once complete.
+const METAL_RUNTIME_FILES: [&str; 3] = [
+    "READY",
+    "lib/libtt_metal.so",
+    "root/runtime/sfpi/compiler/bin/riscv-tt-elf-g++",
+];
+
+/// The environment that runs a tt-metal program against `so` with the runtime at `rt`.
+fn metal_env(so: &Path, rt: &Path) -> Result<String, CliError> {
+    for f in METAL_RUNTIME_FILES {
+        if !rt.join(f).exists() {
+            return Err(CliError::new(format!(
+                "--metal-runtime {}: no {f}; prepare it with scripts/setup-metal-runtime.sh {}",
+                rt.display(),
+                rt.display()
+            )));
+        }
+    }
+    let rt = rt.canonicalize().unwrap_or_else(|_| rt.to_path_buf());
+    Ok(format!(
+        "tt-metal: TT_METAL_SIMULATOR={} TT_METAL_RUNTIME_ROOT={} TT_METAL_SLOW_DISPATCH_MODE=1 LD_LIBRARY_PATH={} PROGRAM",
+        so.display(),
+        rt.join("root").display(),
+        rt.join("lib").display()
+    ))
 }
 
 fn find_lib() -> Result<PathBuf, CliError> {
@@ -147,5 +184,41 @@ pub fn run(a: InstallSimArgs) -> Result<ExitCode, CliError> {
         so.display(),
         so.display()
     );
+    match &a.metal_runtime {
+        Some(rt) => println!("{}", metal_env(&so, rt)?),
+        None => println!(
+            "tt-metal (libtt_metal.so): prepare a runtime with scripts/setup-metal-runtime.sh, then pass it as --metal-runtime DIR"
+        ),
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metal_runtime_must_be_complete_and_yields_the_tt_metal_environment() {
+        let dir = std::env::temp_dir().join(format!("bhemu-metal-rt-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let so = Path::new("/sim/libttsim.so");
+        let e = metal_env(so, &dir).unwrap_err().to_string();
+        assert!(e.contains("no READY"), "{e}");
+        for f in METAL_RUNTIME_FILES {
+            let p = dir.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, b"").unwrap();
+        }
+        let env = metal_env(so, &dir).unwrap();
+        let d = dir.canonicalize().unwrap();
+        assert_eq!(
+            env,
+            format!(
+                "tt-metal: TT_METAL_SIMULATOR=/sim/libttsim.so TT_METAL_RUNTIME_ROOT={}/root TT_METAL_SLOW_DISPATCH_MODE=1 LD_LIBRARY_PATH={}/lib PROGRAM",
+                d.display(),
+                d.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

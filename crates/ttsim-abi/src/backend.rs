@@ -25,7 +25,13 @@ pub enum MmioMode {
 #[derive(Clone, Debug, Default)]
 pub struct BackendConfig {
     pub mmio: MmioMode,
+    /// Hang watchdog threshold in simulated cycles (`None`: [`DEFAULT_HANG_CYCLES`], 0: off).
+    pub hang_cycles: Option<u64>,
 }
+
+/// Simulated cycles a launched kernel may run before the chip backend reports it as a
+/// suspected hang (see `bhemu_chip::watchdog`).
+pub const DEFAULT_HANG_CYCLES: u64 = 100_000;
 
 /// A request of the chip for host memory: a NoC access at or above [`NOC_HOST_WINDOW`] that
 /// reached a PCIe tile. `addr` is the offset inside that window (NoC address − 2⁶⁰); the ABI
@@ -356,6 +362,7 @@ mod tests {
         b.noc_write(0, 18, 23, 0, &[0]).unwrap();
         let mut p = MemoryBackend::new(&BackendConfig {
             mmio: MmioMode::Permissive,
+            ..BackendConfig::default()
         });
         p.noc_write(0, 40, 40, 0, &[0]).unwrap();
     }

@@ -29,8 +29,9 @@ use std::collections::HashSet;
 
 use bhemu_chip::{Chip, ChipConfig, ChipError, HostWrite, NocIndex, Strictness};
 
-use crate::backend::{BackendConfig, HostRequest, MmioMode, SimBackend};
+use crate::backend::{BackendConfig, HostRequest, MmioMode, SimBackend, DEFAULT_HANG_CYCLES};
 use crate::error::{BackendError, ErrorKind, Where};
+use bhemu_chip::watchdog::Watchdog;
 
 /// Most permissive-mode warnings printed before they are only counted.
 const MAX_WARNINGS: usize = 50;
@@ -41,6 +42,7 @@ pub struct ChipBackend {
     queued: Vec<HostRequest>,
     warned: HashSet<(u32, u32, u64)>,
     warnings: usize,
+    watchdog: Option<Watchdog>,
 }
 
 impl ChipBackend {
@@ -61,6 +63,10 @@ impl ChipBackend {
             queued: Vec::new(),
             warned: HashSet::new(),
             warnings: 0,
+            watchdog: match cfg.hang_cycles.unwrap_or(DEFAULT_HANG_CYCLES) {
+                0 => None,
+                n => Some(Watchdog::new(n)),
+            },
         })
     }
 
@@ -198,6 +204,9 @@ impl SimBackend for ChipBackend {
         let r = self.chip.clock(u64::from(cycles));
         self.drain_chip_warnings();
         r.map_err(|e| chip_error(e, "clock"))?;
+        if let Some(report) = self.watchdog.as_mut().and_then(|w| w.check(&self.chip)) {
+            eprintln!("bhemu: warning: {report}");
+        }
         Ok(cycles)
     }
 
@@ -298,15 +307,36 @@ mod tests {
     fn unmodelled_nodes_fault_in_strict_and_read_zero_in_permissive() {
         let mut b = strict();
         let mut w = [0xAAu8; 4];
-        let e = b.noc_read(0, 8, 0, 0, &mut w).unwrap_err(); // ARC
+        let e = b.noc_read(0, 1, 1, 0, &mut w).unwrap_err(); // Ethernet
         assert_eq!(e.kind, ErrorKind::Unmapped);
+        let e = b.noc_read(0, 8, 0, 0, &mut w).unwrap_err(); // ARC, an address it lacks
+        assert_eq!(e.kind, ErrorKind::Unimplemented);
+        assert!(e.message.contains("ARC tile address 0x0"), "{}", e.message);
         let mut p = ChipBackend::new(&BackendConfig {
             mmio: MmioMode::Permissive,
+            ..BackendConfig::default()
         })
         .unwrap();
         p.noc_read(0, 8, 0, 0, &mut w).unwrap();
         assert_eq!(w, [0; 4]);
         p.noc_write(0, 40, 40, 0, &[1]).unwrap();
+    }
+
+    /// tt-umd's ARC start-up check, through the chip's routing: boot status at
+    /// 0x8003_0408 reads "ready" (low bits 5) at NOC0 (8, 0) and at its NoC 1 mirror (8, 11).
+    #[test]
+    fn arc_tile_answers_boot_status_on_both_nocs() {
+        let mut b = strict();
+        let mut w = [0u8; 4];
+        b.noc_read(0, 8, 0, 0x8003_0408, &mut w).unwrap();
+        assert_eq!(u32::from_le_bytes(w) & 7, 5);
+        w = [0; 4];
+        b.noc_read(1, 8, 11, 0x8003_0408, &mut w).unwrap();
+        assert_eq!(u32::from_le_bytes(w) & 7, 5);
+        b.noc_write(0, 8, 0, 0x1000_1000, &[1, 2, 3]).unwrap();
+        let mut r = [0u8; 3];
+        b.noc_read(0, 8, 0, 0x1000_1000, &mut r).unwrap();
+        assert_eq!(r, [1, 2, 3]);
     }
 
     #[test]

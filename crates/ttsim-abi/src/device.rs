@@ -15,6 +15,9 @@ use crate::tlb::{
 /// NIU_CFG_0 of NoC 0 in BAR0; bit 14 = NoC translation enabled (docs/tt-umd-sim-interface.md §6, §8).
 pub const NIU_CFG_0_OFFSET: u64 = 0x1FD0_4100;
 pub const NIU_CFG_0_TRANSLATE_BIT: u32 = 1 << 14;
+/// `NOC_NODE_ID` of the PCIe tile's NoC 0 and NoC 1 NIUs in BAR0, read-only
+/// (`bhemu_chip::pcie`; tt-umd reads NoC 0's to check that the chip answers).
+pub const PCIE_NODE_ID_OFFSETS: [u64; 2] = [0x1FD0_4044, 0x1FD1_4044];
 
 /// Grid used to expand a multicast window's rectangle (docs/blackhole-facts.md: 17 × 12).
 const GRID_W: u32 = 17;
@@ -29,6 +32,8 @@ pub enum Target {
     TlbRegs { off: usize },
     /// NIU_CFG_0, byte offset inside the 4-byte register.
     NiuCfg0 { off: usize },
+    /// The PCIe tile's `NOC_NODE_ID` on NoC `noc`, byte offset inside the 4-byte register.
+    PcieNodeId { noc: usize, off: usize },
     /// The iATU block of BAR2, byte offset inside it.
     Iatu { off: usize },
     /// Inside a BAR, but nothing bhemu models.
@@ -76,6 +81,21 @@ pub struct Device {
 
 fn err(kind: ErrorKind, at: Where, msg: impl Into<String>) -> BackendError {
     BackendError::new(kind, at, msg)
+}
+
+fn node_id_read_only(noc: usize, paddr: u64, len: usize) -> BackendError {
+    err(
+        ErrorKind::AccessRule,
+        Where {
+            paddr: Some(paddr),
+            size: Some(len as u32),
+            ..Where::default()
+        },
+        format!(
+            "write to the PCIe tile's NoC {noc} NOC_NODE_ID (BAR0 offset {:#x}), which is read-only",
+            PCIE_NODE_ID_OFFSETS[noc]
+        ),
+    )
 }
 
 impl Device {
@@ -179,9 +199,22 @@ impl Device {
                                 off: (off - NIU_CFG_0_OFFSET) as usize,
                             },
                         )
+                    } else if let Some((noc, base)) = PCIE_NODE_ID_OFFSETS
+                        .into_iter()
+                        .enumerate()
+                        .find(|&(_, b)| (b..b + 4).contains(&off))
+                    {
+                        (
+                            base + 4 - off,
+                            Target::PcieNodeId {
+                                noc,
+                                off: (off - base) as usize,
+                            },
+                        )
                     } else {
                         let next = [TLB_CFG_OFFSET, NIU_CFG_0_OFFSET]
                             .into_iter()
+                            .chain(PCIE_NODE_ID_OFFSETS)
                             .filter(|&s| s > off)
                             .min()
                             .unwrap_or(bar.size());
@@ -285,6 +318,9 @@ impl Device {
                     );
                     return Err(err(ErrorKind::Unimplemented, at, msg));
                 }
+                Target::PcieNodeId { noc, .. } if write => {
+                    return Err(node_id_read_only(noc, paddr + p.at as u64, p.len));
+                }
                 Target::Window { index, .. } if !write && self.tlb.entry(index).mcast => {
                     return Err(err(
                         ErrorKind::AccessRule,
@@ -330,6 +366,15 @@ impl Device {
                         v |= NIU_CFG_0_TRANSLATE_BIT;
                     }
                     buf.copy_from_slice(&v.to_le_bytes()[off..off + p.len]);
+                }
+                Target::PcieNodeId { noc, off } => {
+                    let n = if noc == 0 {
+                        bhemu_chip::NocIndex::Noc0
+                    } else {
+                        bhemu_chip::NocIndex::Noc1
+                    };
+                    let v = bhemu_chip::pcie::node_id(n).to_le_bytes();
+                    buf.copy_from_slice(&v[off..off + p.len]);
                 }
                 Target::Iatu { off } => self.iatu.read(off, buf),
                 Target::Unmodelled { bar, off } => {
@@ -379,6 +424,9 @@ impl Device {
                     let mut b = self.niu_cfg0.to_le_bytes();
                     b[off..off + p.len].copy_from_slice(data);
                     self.niu_cfg0 = u32::from_le_bytes(b);
+                }
+                Target::PcieNodeId { noc, .. } => {
+                    return Err(node_id_read_only(noc, piece_paddr, p.len));
                 }
                 Target::Iatu { off } => self.iatu.write(off, data),
                 Target::Unmodelled { bar, off } => {
@@ -617,6 +665,26 @@ mod tests {
         let mut b = [0u8; 4];
         d.mem_read(BAR0_BASE + NIU_CFG_0_OFFSET, &mut b).unwrap();
         assert_eq!(u32::from_le_bytes(b) & NIU_CFG_0_TRANSLATE_BIT, 0);
+    }
+
+    /// tt-umd's reachability check: BAR0 0x1FD0_4044 is the PCIe tile's NOC_NODE_ID, raw (2, 0).
+    #[test]
+    fn pcie_node_id_reads_the_pcie_tile_and_refuses_writes() {
+        let mut d = dev();
+        let mut b = [0u8; 4];
+        d.mem_read(BAR0_BASE + 0x1FD0_4044, &mut b).unwrap();
+        assert_eq!(
+            u32::from_le_bytes(b),
+            2 | (17 << 12) | (12 << 19) | (1 << 28)
+        );
+        d.mem_read(BAR0_BASE + 0x1FD1_4044, &mut b).unwrap();
+        assert_eq!(
+            u32::from_le_bytes(b),
+            14 | (11 << 6) | (17 << 12) | (12 << 19)
+        );
+        let e = d.mem_write(BAR0_BASE + 0x1FD0_4044, &[0; 4]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::AccessRule);
+        assert!(e.message.contains("0x1fd04044"), "{}", e.message);
     }
 
     #[test]

@@ -481,7 +481,10 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
     }
     let restart = abi.life == Life::Running;
     let k = abi.knobs();
-    let cfg = BackendConfig { mmio: k.mmio };
+    let cfg = BackendConfig {
+        mmio: k.mmio,
+        hang_cycles: k.hang_cycles,
+    };
     abi.said.clear();
     abi.fault = None;
     abi.in_host_calls = false;

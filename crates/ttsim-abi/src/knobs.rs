@@ -34,6 +34,9 @@ pub struct Knobs {
     pub trace_file: Option<PathBuf>,
     /// `BHEMU_MMIO`: strict | permissive (default strict).
     pub mmio: MmioMode,
+    /// `BHEMU_HANG_CYCLES`: simulated cycles after a launch before the hang report (default
+    /// [`crate::backend::DEFAULT_HANG_CYCLES`]); 0 turns the watchdog off.
+    pub hang_cycles: Option<u64>,
 }
 
 impl Knobs {
@@ -65,6 +68,15 @@ impl Knobs {
                 "permissive" => k.mmio = MmioMode::Permissive,
                 _ => problems.push(format!(
                     "BHEMU_MMIO={v:?} is not one of strict|permissive; using strict"
+                )),
+            }
+        }
+        if let Some(v) = get("BHEMU_HANG_CYCLES") {
+            match v.trim().replace('_', "").parse::<u64>() {
+                Ok(n) => k.hang_cycles = Some(n),
+                Err(_) if v.trim().is_empty() => {}
+                Err(_) => problems.push(format!(
+                    "BHEMU_HANG_CYCLES={v:?} is not a number of cycles; using the default"
                 )),
             }
         }
@@ -115,5 +127,17 @@ mod tests {
         let (k, p) = parse(&[("BHEMU_LOG", "loud"), ("BHEMU_MMIO", "lax")]);
         assert_eq!((k.log, k.mmio), (LogLevel::Warn, MmioMode::Strict));
         assert_eq!(p.len(), 2);
+    }
+
+    #[test]
+    fn hang_cycles_knob_takes_a_count_zero_or_reports_garbage() {
+        assert_eq!(
+            parse(&[("BHEMU_HANG_CYCLES", "250_000")]).0.hang_cycles,
+            Some(250_000)
+        );
+        assert_eq!(parse(&[("BHEMU_HANG_CYCLES", "0")]).0.hang_cycles, Some(0));
+        let (k, p) = parse(&[("BHEMU_HANG_CYCLES", "soon")]);
+        assert_eq!(k.hang_cycles, None);
+        assert!(p[0].contains("BHEMU_HANG_CYCLES"), "{p:?}");
     }
 }

@@ -1,0 +1,178 @@
+//! Hang watch for kernels a host launches through libttsim.so (docs/tt-metal-on-bhemu.md
+//! "When a kernel hangs").
+//!
+//! tt-metal launches a slow-dispatch kernel by setting a tile's go signal to `RUN_MSG_GO` and
+//! then polls until the firmware writes `RUN_MSG_DONE`; a kernel that never finishes leaves it
+//! polling silently. The watchdog looks at every tile's go signal every [`CHECK_EVERY`]
+//! simulated cycles and reports, once per launch, the tiles that have been running for more
+//! than its threshold — or at once, when no core can make progress any more — with each stuck
+//! core's state, pc and the memory-mapped access it last made or is stalled on, grouped by
+//! where the tiles are stuck ([`crate::report`]). It only reports: the chip keeps running, and a
+//! kernel that does finish later completes normally.
+use crate::chip::Chip;
+use crate::host::{self, RUN_MSG_GO};
+use crate::report;
+
+/// Simulated cycles between two looks at the go signals.
+pub const CHECK_EVERY: u64 = 4096;
+
+pub struct Watchdog {
+    threshold: u64,
+    next_check: u64,
+    /// Per tile (chip order): the cycle its go signal was first seen as GO, and whether this
+    /// launch was reported.
+    running_since: Vec<Option<u64>>,
+    reported: Vec<bool>,
+}
+
+impl Watchdog {
+    /// A watchdog reporting tiles still running `threshold` cycles after their launch.
+    pub fn new(threshold: u64) -> Watchdog {
+        Watchdog {
+            threshold,
+            next_check: 0,
+            running_since: Vec::new(),
+            reported: Vec::new(),
+        }
+    }
+
+    /// Looks at `chip` if a check is due; returns the report of tiles that newly count as hung.
+    pub fn check(&mut self, chip: &Chip) -> Option<String> {
+        let now = chip.cycle();
+        if now < self.next_check {
+            return None;
+        }
+        self.next_check = now + CHECK_EVERY;
+        let n = chip.tiles().len();
+        self.running_since.resize(n, None);
+        self.reported.resize(n, false);
+        let stalled = chip.quiescent();
+        let mut hung = Vec::new();
+        for (i, t) in chip.tiles().iter().enumerate() {
+            let go = t.read_l1_u32(host::GO_MSG).map(|w| (w >> 24) as u8);
+            if go != Ok(RUN_MSG_GO) {
+                self.running_since[i] = None;
+                self.reported[i] = false;
+                continue;
+            }
+            let since = *self.running_since[i].get_or_insert(now);
+            if !self.reported[i] && (stalled || now - since >= self.threshold) {
+                self.reported[i] = true;
+                hung.push(i);
+            }
+        }
+        if hung.is_empty() {
+            return None;
+        }
+        let statuses = host::statuses(chip);
+        let tiles = hung.iter().filter_map(|&i| statuses.get(i));
+        let why = if stalled {
+            "no core can make progress".to_string()
+        } else {
+            format!("still running {} cycles after launch", self.threshold)
+        };
+        Some(format!(
+            "kernel hang suspected at cycle {now}: {} tile(s) launched (go signal GO) and not DONE, {why}; stuck cores and what they wait on:\n{}",
+            hung.len(),
+            report::tiles_report(tiles, false).trim_end()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chip::ChipConfig;
+    use crate::host::{jal_x0, RUN_MSG_DONE, SOFT_RESET_ADDR, SOFT_RESET_BRISC_RUN};
+    use bhemu_noc::NodeId;
+
+    /// A one-tile chip at (1,2) with its go signal set to `signal`.
+    fn chip(signal: u8) -> Chip {
+        let mut chip = Chip::new(&ChipConfig {
+            tiles: vec![NodeId::new(1, 2)],
+            ..ChipConfig::default()
+        })
+        .unwrap();
+        let go = u32::from(signal) << 24;
+        chip.tile_mut(1, 2)
+            .unwrap()
+            .write_l1_u32(host::GO_MSG, go)
+            .unwrap();
+        chip
+    }
+
+    /// BRISC spins on `jal x0, 0` at L1 0 forever.
+    fn spin_brisc(chip: &mut Chip) {
+        chip.tile_mut(1, 2)
+            .unwrap()
+            .write_l1_u32(0, jal_x0(0))
+            .unwrap();
+        chip.write_reg(1, 2, SOFT_RESET_ADDR, SOFT_RESET_BRISC_RUN)
+            .unwrap();
+    }
+
+    #[test]
+    fn watchdog_reports_a_launched_tile_still_running_after_the_threshold_once() {
+        let mut c = chip(RUN_MSG_GO);
+        spin_brisc(&mut c);
+        let mut w = Watchdog::new(3 * CHECK_EVERY);
+        let mut reports = Vec::new();
+        for _ in 0..10 {
+            if let Some(r) = w.check(&c) {
+                reports.push((c.cycle(), r));
+            }
+            c.clock(CHECK_EVERY).unwrap();
+        }
+        assert_eq!(reports.len(), 1, "{reports:?}");
+        let (at, r) = &reports[0];
+        assert_eq!(
+            *at,
+            3 * CHECK_EVERY,
+            "first seen at cycle 0, reported 3 checks later"
+        );
+        assert!(r.contains("tile (1,2)"), "{r}");
+        assert!(r.contains("BRISC   running  pc 0x00000000"), "{r}");
+    }
+
+    #[test]
+    fn watchdog_reports_at_once_when_no_core_can_run() {
+        let c = chip(RUN_MSG_GO); // every core still held in reset
+        let mut w = Watchdog::new(u64::MAX);
+        let r = w.check(&c).unwrap();
+        assert!(r.contains("no core can make progress"), "{r}");
+        assert!(r.contains("BRISC   reset"), "{r}");
+    }
+
+    #[test]
+    fn watchdog_is_silent_for_tiles_not_launched_or_done() {
+        let mut c = chip(RUN_MSG_DONE);
+        spin_brisc(&mut c);
+        let mut w = Watchdog::new(1);
+        for _ in 0..4 {
+            assert_eq!(w.check(&c), None);
+            c.clock(CHECK_EVERY).unwrap();
+        }
+    }
+
+    #[test]
+    fn watchdog_reports_again_after_the_tile_finished_and_was_launched_anew() {
+        let mut c = chip(RUN_MSG_GO);
+        spin_brisc(&mut c);
+        let mut w = Watchdog::new(CHECK_EVERY);
+        assert_eq!(w.check(&c), None);
+        c.clock(CHECK_EVERY).unwrap();
+        assert!(w.check(&c).is_some());
+        let t = c.tile_mut(1, 2).unwrap();
+        t.write_l1_u32(host::GO_MSG, u32::from(RUN_MSG_DONE) << 24)
+            .unwrap();
+        c.clock(CHECK_EVERY).unwrap();
+        assert_eq!(w.check(&c), None);
+        let t = c.tile_mut(1, 2).unwrap();
+        t.write_l1_u32(host::GO_MSG, u32::from(RUN_MSG_GO) << 24)
+            .unwrap();
+        c.clock(CHECK_EVERY).unwrap();
+        assert_eq!(w.check(&c), None, "a new launch starts its own count");
+        c.clock(CHECK_EVERY).unwrap();
+        assert!(w.check(&c).is_some());
+    }
+}

@@ -2,10 +2,6 @@
 //! from L1 into SrcA/SrcB (the real unpackers), run ELWADD / MVMUL, and dump Dst; the values
 //! are checked against the pages' models computed here (tt-isa-documentation:
 //! WormholeB0/TensixTile/TensixCoprocessor/ELWADD.md, MVMUL.md, ELWMUL.md `SrcAFidelityBits`).
-//!
-//! Ignored until the coprocessor calls the unit (`units::compute::matrix_unit` →
-//! `MatrixUnit::execute_in`): run with `cargo test -p bhemu-tensix --test matrix_program --
-//! --ignored` once wired, then drop the `#[ignore]`s.
 use bhemu_tensix::program::parse;
 use bhemu_tensix::runner::{run, RunOptions, RunResult};
 use bhemu_tensix::Arch;
@@ -80,7 +76,6 @@ fn round_bf16(x: f32) -> u32 {
 }
 
 #[test]
-#[ignore = "needs units::compute::matrix_unit to call MatrixUnit::execute_in"]
 fn unpacked_random_bf16_tiles_elwadd_into_dst() {
     let mut r = Rng(0x00e1_7add);
     let (a, b) = (random_tile(&mut r), random_tile(&mut r));
@@ -105,7 +100,6 @@ fn unpacked_random_bf16_tiles_elwadd_into_dst() {
 }
 
 #[test]
-#[ignore = "needs units::compute::matrix_unit to call MatrixUnit::execute_in"]
 fn unpacked_random_bf16_face_mvmul_hifi2_into_dst() {
     // Dst[0..16] = SrcB[0..16] @ SrcA[0..16] over two MVMULs (rows 0-7, 8-15) per phase,
     // phases 0 and 1 (HiFi2: SrcA's eight bits, SrcB's top seven).

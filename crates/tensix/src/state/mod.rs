@@ -45,6 +45,8 @@ pub struct TensixState {
     pub rwcs: [Rwc; THREADS],
     /// `ADCs[3]` (WormholeB0/TensixTile/TensixCoprocessor/ADCs.md).
     pub adcs: [Adcs; THREADS],
+    /// The Matrix Unit's own state (undefined Dst rows after ZEROACC, the hazard checker).
+    pub matrix: crate::matrix::MatrixUnit,
     /// Unpacker 0 / 1 context counters and `SrcRow` (UNPACR_Regular.md).
     pub unpackers: [crate::units::unpack::UnpackerState; 2],
     /// Packer output streams kept between PACRs (Packers/OutputAddressGenerator.md).
@@ -68,6 +70,7 @@ impl TensixState {
             gprs: [[0; GPRS]; THREADS],
             rwcs: [Rwc::default(); THREADS],
             adcs: [Adcs::default(); THREADS],
+            matrix: crate::matrix::MatrixUnit::new(),
             unpackers: Default::default(),
             packers: Default::default(),
         }

@@ -91,14 +91,7 @@ impl Visit for Exec<'_, '_> {
         addr_mode: u8,
         where_: u16,
     ) -> UnitResult {
-        moves::zeroacc(
-            self.ctx,
-            clear_mode,
-            use_32_bit_mode,
-            clear_zero_flags,
-            addr_mode,
-            where_,
-        )
+        compute::matrix_unit(self.ctx, &self.insn)
     }
     fn zerosrc(
         &mut self,

@@ -373,65 +373,6 @@ pub fn zerosrc(
     Ok(())
 }
 
-/// `ZEROACC`: mark rows of `Dst` undefined, which bhemu stores as zero (packers read
-/// undefined rows as zero, ZEROACC.md). `clear_mode` bits 0..1 are the page's `Mode`
-/// (0 one row, 1 sixteen rows, 2 half, 3 all), bit 2 `UseDst32b` (tt-llk's `CLR_*_32B`);
-/// in one-row mode the row is `Dst32b` when `use_32_bit_mode` is set.
-pub fn zeroacc(
-    ctx: &mut Ctx,
-    clear_mode: u8,
-    use_32_bit_mode: u8,
-    _clear_zero_flags: u8,
-    addr_mode: u8,
-    where_: u16,
-) -> UnitResult {
-    let t = ctx.thread;
-    let dcfg = ctx.state.dest_access_cfg(t);
-    let mode = clear_mode & 3;
-    let use32 = clear_mode & 4 != 0;
-    match mode {
-        0 => {
-            let row = (where_ as u32 & 0x3ff)
-                + ctx.cfg(f::DEST_TARGET_REG_CFG_MATH_Offset)
-                + ctx.state.rwcs[t].dst as u32
-                + ctx.cfg(f::DEST_REGW_BASE_Base);
-            for col in 0..DST_COLS {
-                if use_32_bit_mode != 0 {
-                    ctx.state.dst.write32(row, col, 0, dcfg);
-                } else {
-                    ctx.state.dst.write16(row, col, 0, dcfg);
-                }
-            }
-        }
-        1 => {
-            let imm = (where_ & 0xff) as u32;
-            let limit = if use32 { 32 } else { 64 };
-            if imm < limit {
-                for i in 0..16 {
-                    for col in 0..DST_COLS {
-                        if use32 {
-                            ctx.state.dst.write32(imm * 16 + i, col, 0, dcfg);
-                        } else {
-                            ctx.state.dst.write16(imm * 16 + i, col, 0, dcfg);
-                        }
-                    }
-                }
-            }
-        }
-        2 => {
-            let range = if where_ & 1 != 0 { 512..1024 } else { 0..512 };
-            for r in &mut ctx.state.dst.bits_mut()[range] {
-                *r = [0; DST_COLS];
-            }
-        }
-        _ => ctx.state.dst.clear(),
-    }
-    if mode <= 1 {
-        ctx.state.apply_addr_mod(t, addr_mode as usize, true);
-    }
-    Ok(())
-}
-
 /// `MOVB2A`: one row, or 4 rows (`instr_mod` bit 1), of `SrcB` to `SrcA` (both the Matrix
 /// Unit's banks), flushing zero-exponent data like MOVA2D.
 pub fn movb2a(ctx: &mut Ctx, srca: u8, addr_mode: u8, instr_mod: u8, srcb: u16) -> UnitResult {

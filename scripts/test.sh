@@ -16,10 +16,12 @@ command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || need_pkgs+=(gcc-riscv64-un
 command -v riscv64-unknown-elf-objdump >/dev/null 2>&1 || need_pkgs+=(binutils-riscv64-unknown-elf)
 [ -d /usr/lib/picolibc/riscv64-unknown-elf ] || need_pkgs+=(picolibc-riscv64-unknown-elf)
 # The kernel kit (scripts/kernel-kit/build.sh) compiles tt-metal's C++ kernels with the host's libstdc++ headers.
-command -v riscv64-unknown-elf-g++ >/dev/null 2>&1 || need_pkgs+=(g++-riscv64-unknown-elf)
+# Debian ships the C++ driver (riscv64-unknown-elf-g++) inside gcc-riscv64-unknown-elf.
+command -v riscv64-unknown-elf-g++ >/dev/null 2>&1 || need_pkgs+=(gcc-riscv64-unknown-elf)
 [ -d /usr/include/c++/12 ] || need_pkgs+=(libstdc++-12-dev)
 if [ ${#need_pkgs[@]} -gt 0 ] && [ "${BHEMU_NO_INSTALL:-0}" != 1 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    mapfile -t need_pkgs < <(printf '%s\n' "${need_pkgs[@]}" | sort -u)
     echo "test.sh: installing ${need_pkgs[*]}"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_pkgs[@]}" >/dev/null

@@ -14,7 +14,7 @@ repo="$(cd "$(dirname "$0")/../.." && pwd)"
 kit="$repo/scripts/kernel-kit"
 out="${1:-$repo/target/kernel-kit}"
 CXX=${RISCV_CXX:-riscv64-unknown-elf-g++}
-command -v "$CXX" >/dev/null || { echo "kernel-kit: $CXX not found (apt-get install g++-riscv64-unknown-elf picolibc-riscv64-unknown-elf)" >&2; exit 1; }
+command -v "$CXX" >/dev/null || { echo "kernel-kit: $CXX not found (apt-get install gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)" >&2; exit 1; }
 
 [ -d /usr/include/c++/12 ] || { echo "kernel-kit: no /usr/include/c++/12 (apt-get install libstdc++-12-dev)" >&2; exit 1; }
 [ -d /usr/lib/picolibc/riscv64-unknown-elf ] || { echo "kernel-kit: no picolibc (apt-get install picolibc-riscv64-unknown-elf)" >&2; exit 1; }

@@ -353,6 +353,17 @@ fn reference_output(r: &Reference, ins: &[(Format, &[u8])], out_f: Format, n: us
     out
 }
 
+/// `BHEMU_RUN_DUMP=DIR`: each output tile's bytes and its reference are written to
+/// `DIR/NAME.TILE.{got,want}.bin` for diagnosing a difference; failures to write are ignored
+/// (diagnostics only, the verdict is unaffected).
+fn dump_for_diagnosis(name: &str, tile: usize, got: &[u8], want: &[u8]) {
+    if let Some(dir) = std::env::var_os("BHEMU_RUN_DUMP") {
+        let dir = Path::new(&dir);
+        let _ = std::fs::write(dir.join(format!("{name}.{tile}.got.bin")), got);
+        let _ = std::fs::write(dir.join(format!("{name}.{tile}.want.bin")), want);
+    }
+}
+
 /// Distance in units of the last place between two values of `f` (bit patterns ordered as
 /// sign-magnitude integers).
 fn ulp_distance(f: Format, a: &[u8], b: &[u8]) -> u64 {
@@ -795,6 +806,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
                     exact = false;
                     bad_tiles += 1;
                 }
+                dump_for_diagnosis(&o.name, ti, &got, &want);
                 for e in 0..n {
                     let (a, b) = (&got[e * f.bytes()..], &want[e * f.bytes()..]);
                     max_ulp = max_ulp.max(ulp_distance(f, a, b));

@@ -82,6 +82,22 @@ fn random_bytes(seed: u32, n: usize) -> Vec<u8> {
         .collect()
 }
 
+/// Random bf16 datums with every sign, mantissa and a wide range of exponents, but normal and
+/// finite: MOVA2D flushes denormals to +0 and the packer's BF16 "rounding" early conversion
+/// turns NaN into infinity (docs/tensix-datapath.md), so only these survive a copy through
+/// the Tensix unchanged.
+fn random_bf16_normals(seed: u32, n: usize) -> Vec<u8> {
+    let raw = random_bytes(seed, n);
+    raw.chunks(2)
+        .flat_map(|c| {
+            let h = u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)]);
+            let exp = 0x40 + ((h >> 7) & 0x7F); // 2^-63 .. 2^63
+            ((h & 0x807F) | (exp << 7)).to_le_bytes()
+        })
+        .take(n)
+        .collect()
+}
+
 /// DRAM bank 0's NoC coordinates (translated) and how the test lays out each tile's buffers.
 const DRAM_X: u32 = 17;
 const DRAM_Y: u32 = 12;
@@ -196,7 +212,7 @@ fn compute_copy(
     let mut inputs = Vec::new();
     for (i, &(x, y)) in coords.iter().enumerate() {
         let p = plan(i, compute_pages);
-        let data = random_bytes(0x9E37 + i as u32, (compute_pages * PAGE) as usize);
+        let data = random_bf16_normals(0x9E37 + i as u32, (compute_pages * PAGE) as usize);
         chip.dram_mut()
             .write(0, u64::from(p.src), &data)
             .expect("dram write");
@@ -240,13 +256,11 @@ fn compute_copy(
 
 /// The copy compute kernel's synchronisation: the TRISCs wait for CB 0's tiles, hand the
 /// destination register between math and pack, push to CB 16, and the writer drains it; every
-/// core returns to the firmware and the tile reads DONE. Today the unpacker's pop is a Tensix
-/// STOREREG to CB 0's "tiles acked" counter that retires without writing, and the math thread
-/// stops with instructions queued, so the program cannot finish yet.
+/// core returns to the firmware and the tile reads DONE. The unpacker's pop and the packer's
+/// push are Tensix STOREREGs to the CB's overlay counters.
 #[test]
-#[ignore = "needs the Tensix data path (STOREREG to the overlay, unpack→math handshake)"]
 fn compute_copy_kernel_runs_its_cb_flow_to_completion() {
-    let Some((mut chip, r, _)) = compute_copy("1", 4, 4) else {
+    let Some((chip, r, _)) = compute_copy("1", 4, 4) else {
         return;
     };
     let stuck = launch::stuck_report(&chip, &r);
@@ -259,25 +273,29 @@ fn compute_copy_kernel_runs_its_cb_flow_to_completion() {
         "copy compute, 1 tile × 4 pages: DONE in {} cycles, {:?}",
         r.cycles, r.wall
     );
-    // CB 0 and CB 16 each saw 4 pushes and 4 pops ("tiles received"/"tiles acked" counters).
+    // Every Tensix instruction the three threads ran has its data effect modelled: no
+    // "not modelled" warning (the CB counters themselves are zeroed again by the firmware's
+    // INIT_SYNC_REGISTERS once the kernel is done, so DONE is the evidence of 4 pushes/pops).
     let (x, y) = (r.tiles[0].x, r.tiles[0].y);
-    for cb in [0u32, 16] {
-        let reg = |i: u32| 0xFFB4_0000 + (cb << 12) + 4 * i;
-        assert_eq!(
-            chip.read_reg(x, y, reg(10)).expect("received") & 0xFFFF,
-            4,
-            "CB {cb} pushes"
-        );
-        assert_eq!(
-            chip.read_reg(x, y, reg(8)).expect("acked") & 0xFFFF,
-            4,
-            "CB {cb} pops"
-        );
-    }
+    let tile = chip
+        .tiles()
+        .iter()
+        .find(|t| (t.node().x, t.node().y) == (x, y))
+        .expect("tile");
+    // The firmware's boot-time SFPU set-up is the Vector Unit's, still timing only here.
+    let warnings: Vec<String> = tile
+        .coprocessor()
+        .warnings()
+        .iter()
+        .map(|w| w.to_string())
+        .filter(|w| !w.contains(": SFP"))
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:#?}");
 }
 
+/// Unpack to SrcA, MOVA2D to Dst, pack (four read interfaces per PACR) on TRISC0-2: the four
+/// bf16 tiles come out bit for bit.
 #[test]
-#[ignore = "needs the unpacker/packer data path (Tensix backend instructions retire without computing today)"]
 fn compute_copy_kernel_output_is_bit_exact() {
     let Some((chip, r, inputs)) = compute_copy("1", 4, 4) else {
         return;
@@ -287,9 +305,18 @@ fn compute_copy_kernel_output_is_bit_exact() {
     chip.dram()
         .read(0, u64::from(plan(0, 4).dst), &mut got)
         .expect("dram read");
+    let diffs: Vec<(usize, u16, u16)> = (0..got.len() / 2)
+        .map(|i| {
+            let w = |b: &[u8]| u16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
+            (i, w(&got), w(&inputs[0]))
+        })
+        .filter(|(_, g, w)| g != w)
+        .collect();
     assert!(
-        got == inputs[0],
-        "compute copy output differs from its input"
+        diffs.is_empty(),
+        "{} datums differ, first (index, got, want): {:x?}",
+        diffs.len(),
+        &diffs[..diffs.len().min(8)]
     );
 }
 
@@ -404,11 +431,21 @@ fn run_reports_a_cb_deadlock_naming_core_pc_and_cb() {
 }
 
 #[test]
-#[ignore = "needs the unpacker/packer data path (Tensix backend instructions retire without computing today)"]
-fn run_compute_copy_program_is_bit_exact() {
-    let (code, out, err) = bhemu_run(&program("compute_copy.toml"), true);
-    assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(json_of(&out)["outputs"][0]["bit_exact"], true, "{out}");
+fn run_compute_copy_program_is_bit_exact_on_one_and_140_tiles() {
+    if kit().is_none() {
+        return;
+    }
+    for (path, tiles) in [
+        (program("compute_copy.toml"), 1),
+        (on_tiles("compute_copy.toml", "all"), 140),
+    ] {
+        let (code, out, err) = bhemu_run(&path, true);
+        assert_eq!(code, 0, "{out}{err}");
+        let v = json_of(&out);
+        assert_eq!(v["tiles"], tiles);
+        assert_eq!(v["outputs"][0]["bit_exact"], true, "{out}");
+        assert_eq!(v["outputs"][0]["max_ulp"], 0, "{out}");
+    }
 }
 
 /// Mistakes in the description end in one line naming the field.

@@ -379,3 +379,52 @@ fn pack_dst_fp16_as_bfp8a_with_shared_5_bit_exponents() {
         }
     }
 }
+
+/// Blackhole PACR `ReadIntfSel` (docs/tensix-datapath.md "Packer read interfaces"): interface
+/// `k` packs the X range of `Dst` row `base + k`, the rows going to L1 one after the other;
+/// `0b0000` activates all four (how tt-llk packs a 16x16 face: four PACRs of four rows).
+/// FP32 through 32-bit `Dst` and back, so the datums are the unpacked values unchanged.
+fn pack_rows_with_read_interfaces(sel: u32) -> Vec<u32> {
+    let text = format!(
+        "l1 0x10000 = fp32 ramp 1 1 1024\n\
+         cfg 64 = 0x04000010\ncfg 65 = 1\ncfg THCON_SEC0_REG2_Out_data_format = 0\n\
+         cfg THCON_SEC0_REG2_Unpack_If_Sel = 1\ncfg THCON_SEC0_REG3_Base_address = 0xfff\n\
+         cfg UNP0_ADDR_BASE_REG_1_Base = 256\ncfg ALU_FORMAT_SPEC_REG2_Dstacc = 0\n\
+         cfg PCK_DEST_RD_CTRL_Read_32b_data = 1\ncfg THCON_SEC0_REG1_In_data_format = 0\n\
+         cfg THCON_SEC0_REG1_Out_data_format = 0\ncfg THCON_SEC0_REG1_Disable_zero_compress = 1\n\
+         cfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
+         [t0]\nttsetadcxx 1, 1023, 0\nttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1\n\
+         ttstallwait 2, 2\nttsempost 2\n\
+         [t2]\nttsemwait 5, 2, 1\nttsetadcxx 4, 15, 0\n\
+         ttpacr 0, 0, 0, 0, 0, 0, {sel}, 0, 0, 0, 0, 1\n\
+         dump l1 0x20000 u32 80\n"
+    );
+    let r = run_text("pack-intf.tsx", &text);
+    dump(&r, "l1 0x20000").bits.clone()
+}
+
+#[test]
+fn pacr_read_interface_k_packs_dst_row_base_plus_k() {
+    let row = |r: u32| (0..16).map(move |c| (1.0 + (16 * r + c) as f32).to_bits());
+    // All four interfaces (0b0000 and 0b1111): rows 0, 1, 2, 3; nothing after them.
+    for sel in [0, 0b1111] {
+        let got = pack_rows_with_read_interfaces(sel);
+        let want: Vec<u32> = (0..4)
+            .flat_map(row)
+            .chain(std::iter::repeat_n(0, 16))
+            .collect();
+        assert_eq!(got, want, "ReadIntfSel {sel:#06b}");
+    }
+    // Interfaces 0 and 2 (tt-llk's tilize pattern 0b0101): rows 0 and 2, back to back.
+    let got = pack_rows_with_read_interfaces(0b0101);
+    let want: Vec<u32> = [0, 2]
+        .into_iter()
+        .flat_map(row)
+        .chain(std::iter::repeat_n(0, 48))
+        .collect();
+    assert_eq!(got, want);
+    // One interface (0b0001): row 0 only.
+    let got = pack_rows_with_read_interfaces(0b0001);
+    assert_eq!(&got[..16], &row(0).collect::<Vec<_>>()[..]);
+    assert!(got[16..].iter().all(|&x| x == 0));
+}

@@ -18,6 +18,7 @@ pub mod misc_regs;
 pub mod overlay;
 mod park;
 pub mod pc_bufs;
+mod tensix_port;
 
 use std::collections::HashSet;
 
@@ -317,6 +318,12 @@ impl Tile {
                 buf.copy_from_slice(&v.to_le_bytes());
                 Ok(())
             }
+            // The overlay stream registers (circular-buffer counters) read as a core sees them.
+            Target::Overlay(off) if buf.len() == 4 && off % 4 == 0 => {
+                let v = self.p.overlay.read(off)?;
+                buf.copy_from_slice(&v.to_le_bytes());
+                Ok(())
+            }
             _ => Err(format!(
                 "bhemu does not model NoC reads of 0x{a:08x} ({} bytes)",
                 buf.len()
@@ -536,7 +543,12 @@ impl Tile {
             return Ok(());
         }
         let p = &mut self.p;
-        let r = p.cp.step_with(now, &mut p.l1);
+        let mut port = tensix_port::TensixPort {
+            l1: &mut p.l1,
+            overlay: &mut p.overlay,
+            tdma: &mut p.tdma,
+        };
+        let r = p.cp.step_with(now, &mut port);
         r.map_err(|e| self.tensix_error(e))?;
         if self.p.cfg_pending != 0 {
             // The writes took effect at once; the coprocessor has now seen them, so C10 clears

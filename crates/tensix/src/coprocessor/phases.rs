@@ -451,6 +451,12 @@ fn execute_data(
     if d.arch != Arch::Blackhole {
         return Ok(());
     }
+    if trace_enabled() {
+        eprintln!(
+            "tensix t{thread} @{cycle}: {word:#010x} {}",
+            bhemu_isa::tensix::disassemble(bhemu_isa::tensix::Arch::Blackhole, word)
+        );
+    }
     let insn = bhemu_isa::tensix::blackhole::Insn::decode(word);
     let mut ctx = Ctx {
         state: d.state,
@@ -467,4 +473,13 @@ fn execute_data(
         insn,
     };
     bhemu_isa::tensix::blackhole::visit(&insn, &mut ex)
+}
+
+/// `BHEMU_TENSIX_TRACE=1`: every instruction whose data effect is applied is printed to stderr
+/// (thread, cycle, word, disassembly), for diagnosing real kernels; read once per process.
+pub const TRACE_ENV: &str = "BHEMU_TENSIX_TRACE";
+
+fn trace_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var(TRACE_ENV).as_deref() == Ok("1"))
 }

@@ -7,7 +7,9 @@
 #![allow(unused_variables)]
 use bhemu_isa::tensix::blackhole::{Insn, Visit};
 
-use super::{adc, compute, config, moves, pack, rwc, thcon, thcon_mem, unpack, Ctx, UnitResult};
+use super::{
+    adc, compute, config, moves, pack, rwc, thcon, thcon_mem, thcon_mmio, unpack, Ctx, UnitResult,
+};
 
 /// Applies one instruction's data effects through its unit function.
 pub struct Exec<'c, 'a> {
@@ -725,10 +727,10 @@ impl Visit for Exec<'_, '_> {
         )
     }
     fn storereg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult {
-        self.ctx.not_modelled("STOREREG")
+        thcon_mmio::storereg(self.ctx, tdma_data_reg_index, reg_addr)
     }
     fn loadreg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult {
-        self.ctx.not_modelled("LOADREG")
+        thcon_mmio::loadreg(self.ctx, tdma_data_reg_index, reg_addr)
     }
     fn sfpload(
         &mut self,

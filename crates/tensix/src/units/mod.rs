@@ -33,6 +33,7 @@ pub mod pack;
 pub mod rwc;
 pub mod thcon;
 pub mod thcon_mem;
+pub mod thcon_mmio;
 pub mod unpack;
 
 /// What a unit function returns: `Err` stops the run (strict-mode undefined behaviour, a bad
@@ -46,6 +47,16 @@ pub trait TensixMemory {
     fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String>;
     /// Writes `data` at byte address `addr`; `Err(reason)` if not all are L1.
     fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String>;
+    /// `STOREREG`: one 32-bit word to the tile's MMIO space at byte address `addr`
+    /// (`0xFFB1_1000..0xFFC0_0000`: TDMA-RISC registers, NoC overlay stream registers, ...).
+    /// A coprocessor alone (`bhemu tensix run`) has no MMIO: the default refuses.
+    fn write_reg(&mut self, addr: u32, _value: u32) -> Result<(), String> {
+        Err(format!("no MMIO attached (register write at {addr:#x})"))
+    }
+    /// `LOADREG`: one 32-bit word of the tile's MMIO space at byte address `addr`.
+    fn read_reg(&mut self, addr: u32) -> Result<u32, String> {
+        Err(format!("no MMIO attached (register read at {addr:#x})"))
+    }
 }
 
 /// A coprocessor without memory: every access is an error naming the instruction.
@@ -163,6 +174,18 @@ impl Ctx<'_> {
     /// L1 read with the error located at this instruction.
     pub fn read_l1(&mut self, addr: u32, buf: &mut [u8]) -> UnitResult {
         let r = self.mem.read(addr, buf);
+        r.map_err(|m| self.error(ErrorKind::Invalid, m))
+    }
+
+    /// MMIO register write (`STOREREG`) with the error located at this instruction.
+    pub fn write_reg(&mut self, addr: u32, value: u32) -> UnitResult {
+        let r = self.mem.write_reg(addr, value);
+        r.map_err(|m| self.error(ErrorKind::Invalid, m))
+    }
+
+    /// MMIO register read (`LOADREG`) with the error located at this instruction.
+    pub fn read_reg(&mut self, addr: u32) -> Result<u32, TensixError> {
+        let r = self.mem.read_reg(addr);
         r.map_err(|m| self.error(ErrorKind::Invalid, m))
     }
 

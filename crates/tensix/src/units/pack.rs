@@ -7,11 +7,13 @@
 //! `AddrMode` = AddrMod, `OvrdThreadId`, `ZeroWrite`, `Flush`, `Last`; packer 0's
 //! configuration is `THCON_SEC0_REG1_*`.
 //!
-//! Modelled: packer 0 reading `Dst` (16- or 32-bit), the input and output address
+//! Modelled: the packer reading `Dst` (16- or 32-bit), the input and output address
 //! generators with their ADC updates, `NeedsNewAddress` streams, the early conversions FP32 →
 //! FP32/TF32/BF16 (rounding or `Read_raw` truncation) and BF16/FP16/INT16 identity or
 //! rounding, and the late conversions to FP32, TF32, BF16, FP16 (identity) and BFP8/4/2 and
-//! BFP8a/4a/2a (from FP16) with shared exponents. Not modelled, and reported: packers 1-3, compression, L1 source,
+//! BFP8a/4a/2a (from FP16) with shared exponents. Blackhole has one packer with four `Dst`
+//! read interfaces selected by `ReadIntfSel` (see [`read_interfaces`]). Not modelled, and
+//! reported: compression, L1 source,
 //! ReLU, L1 accumulation, downsampling, exponent thresholding; edge masking is taken as
 //! disabled.
 use bhemu_isa::tensix::blackhole::Insn;
@@ -152,6 +154,19 @@ fn emit_bfp_block(ctx: &mut Ctx, width: BfpWidth, a: bool) -> UnitResult {
     Ok(())
 }
 
+/// Blackhole's `ReadIntfSel`: the packer's four `Dst` read interfaces; interface `k` reads
+/// the instruction's datums from `Dst` row `base + k` and the rows go to L1 one after the
+/// other in interface order. `0b0000` activates all four (tt-llk's `ALL_INTF_ACTIVE`, which
+/// packs a 16x16 face as four PACRs of four rows). Rule restated in `docs/tensix-datapath.md`.
+fn read_interfaces(read_intf_sel: u8) -> Vec<u32> {
+    let mask = if read_intf_sel == 0 {
+        0b1111
+    } else {
+        read_intf_sel
+    };
+    (0..4).filter(|k| mask >> k & 1 != 0).collect()
+}
+
 /// `PACR`.
 pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     let Insn::Pacr {
@@ -166,12 +181,7 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     else {
         return Ok(());
     };
-    let mask = if read_intf_sel == 0 { 1 } else { read_intf_sel };
-    if mask != 1 {
-        return ctx.not_modelled(&format!(
-            "PACR to packer mask {mask:#06b} (only packer 0 is modelled)"
-        ));
-    }
+    let interfaces = read_interfaces(read_intf_sel);
     let t = ctx.thread;
     let which = if ovrd_thread_id != 0 {
         return ctx.not_modelled("PACR with OvrdThreadId");
@@ -269,8 +279,11 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     if bfp.is_some_and(|(_, a)| a) && read32 {
         return ctx.not_modelled("PACR from 32-bit Dst to BFP*a (E5M7 saturation)");
     }
-    for i in 0..num {
-        let idx = (src + i) & 0x3fff;
+    let reads = interfaces
+        .iter()
+        .flat_map(|&k| (0..num).map(move |i| src + 16 * k + i));
+    for idx in reads {
+        let idx = idx & 0x3fff;
         let (row, col) = (idx >> 4, (idx & 15) as usize);
         let raw = if zero_write != 0 {
             0

@@ -56,6 +56,7 @@ use bhemu_chip::launch::{self, KernelImage, LocalCb, TileProgram, DATA_BASE};
 use bhemu_chip::{grid, Chip, ChipConfig, Core};
 use serde::Deserialize;
 
+use crate::run_reference::{self as model, Math};
 use crate::CliError;
 
 const EXIT_MISMATCH: u8 = 1;
@@ -104,6 +105,63 @@ struct Program {
     input: Vec<Buffer>,
     #[serde(default)]
     output: Vec<Buffer>,
+    #[serde(default)]
+    math: MathSettings,
+}
+
+/// `[math]`: the Matrix Unit settings the compute kernel was built with (the kit's
+/// `chlkc_descriptors.h`), which the references of `add`/`sub`/`mul`/`matmul` model.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MathSettings {
+    /// LoFi | HiFi2 | HiFi3 | HiFi4
+    #[serde(default = "default_fidelity")]
+    fidelity: String,
+    /// bf16 | fp32 (tt-metal's `fp32_dest_acc_en`)
+    #[serde(default = "default_dst")]
+    dst: String,
+}
+
+impl Default for MathSettings {
+    fn default() -> Self {
+        MathSettings {
+            fidelity: default_fidelity(),
+            dst: default_dst(),
+        }
+    }
+}
+
+fn default_fidelity() -> String {
+    "HiFi4".into()
+}
+fn default_dst() -> String {
+    "bf16".into()
+}
+
+impl MathSettings {
+    fn parse(&self) -> Result<Math, CliError> {
+        let phases = match self.fidelity.as_str() {
+            "LoFi" => 1,
+            "HiFi2" => 2,
+            "HiFi3" => 3,
+            "HiFi4" => 4,
+            f => {
+                return Err(CliError::new(format!(
+                    "math.fidelity: '{f}' is not LoFi, HiFi2, HiFi3 or HiFi4"
+                )))
+            }
+        };
+        let dst_fp32 = match self.dst.as_str() {
+            "bf16" => false,
+            "fp32" => true,
+            d => {
+                return Err(CliError::new(format!(
+                    "math.dst: '{d}' is not bf16 or fp32"
+                )))
+            }
+        };
+        Ok(Math { phases, dst_fp32 })
+    }
 }
 
 fn default_tiles() -> String {
@@ -306,7 +364,17 @@ fn tile_index(r: usize, c: usize) -> usize {
 
 /// The reference output for one tile's buffers, computed in f64 from the documented meaning of
 /// each op and rounded once into the output format.
-fn reference_output(r: &Reference, ins: &[(Format, &[u8])], out_f: Format, n: usize) -> Vec<u8> {
+fn reference_output(
+    r: &Reference,
+    ins: &[(Format, &[u8])],
+    out_f: Format,
+    n: usize,
+    math: Math,
+) -> Vec<u8> {
+    let all_bf16 = out_f == Format::Bf16 && ins.iter().all(|(f, _)| *f == Format::Bf16);
+    if all_bf16 && r.op != "copy" && r.op != "relu" {
+        return matrix_unit_reference(r, ins, n, math);
+    }
     let mut out = Vec::with_capacity(n * out_f.bytes());
     let a = |i| element(ins[0].0, ins[0].1, i);
     let b = |i| element(ins[1].0, ins[1].1, i);
@@ -362,6 +430,34 @@ fn dump_for_diagnosis(name: &str, tile: usize, got: &[u8], want: &[u8]) {
         let _ = std::fs::write(dir.join(format!("{name}.{tile}.got.bin")), got);
         let _ = std::fs::write(dir.join(format!("{name}.{tile}.want.bin")), want);
     }
+}
+
+/// `add`/`sub`/`mul`/`matmul` of bf16 tiles as the Matrix Unit computes them into `Dst` and the
+/// packer writes them out (`run_reference`), tile by tile (32x32, four row-major 16x16 faces).
+fn matrix_unit_reference(r: &Reference, ins: &[(Format, &[u8])], n: usize, math: Math) -> Vec<u8> {
+    let h = |k: usize, i: usize| u16::from_le_bytes([ins[k].1[2 * i], ins[k].1[2 * i + 1]]);
+    let mut out = Vec::with_capacity(2 * n);
+    for i in 0..n {
+        let v = match r.op.as_str() {
+            "add" => model::elw_add(math, h(0, i), h(1, i), false),
+            "sub" => model::elw_add(math, h(0, i), h(1, i), true),
+            "mul" => model::elw_mul(math, h(0, i), h(1, i)),
+            _ => {
+                let (t, e) = (i / 1024 * 1024, i % 1024);
+                let (row, col) = (
+                    (e / 256 / 2) * 16 + (e % 256) / 16,
+                    (e / 256 % 2) * 16 + e % 16,
+                );
+                model::matmul_datum(
+                    math,
+                    |k| h(0, t + tile_index(row, k)),
+                    |k| h(1, t + tile_index(k, col)),
+                )
+            }
+        };
+        out.extend_from_slice(&model::pack_to_bf16(v).to_le_bytes());
+    }
+    out
 }
 
 /// Distance in units of the last place between two values of `f` (bit patterns ordered as
@@ -606,6 +702,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         cbs.push(cb);
     }
     let l = layout(&p)?;
+    let math = p.math.parse()?;
     let in_formats: Vec<Format> = p
         .input
         .iter()
@@ -789,7 +886,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
                                 (in_formats[j], tile_inputs[j].as_slice())
                             })
                             .collect();
-                        reference_output(rf, &ins, f, n)
+                        reference_output(rf, &ins, f, n, math)
                     }
                     (None, Some(d)) => d.clone(),
                     (None, None) => continue,

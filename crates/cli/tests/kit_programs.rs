@@ -511,24 +511,21 @@ fn kit_builds_every_example_kernel_for_its_cores() {
     }
 }
 
-/// The compute examples, checked bit for bit against the references in `bhemu run`.
+/// The compute examples (FPU element-wise add/sub/mul and matmul, HiFi4, bf16 `Dst`), checked
+/// bit for bit against `bhemu run`'s Matrix Unit references, on random inputs in [-2, 2).
+/// relu_sfpu.toml is left out: it needs the Vector Unit (SFPU), which the coprocessor's
+/// dispatch does not drive yet.
 #[test]
-#[ignore = "needs the unpacker/packer, matrix-unit and SFPU data paths"]
 fn run_compute_examples_are_bit_exact() {
-    for name in [
-        "add.toml",
-        "sub.toml",
-        "mul.toml",
-        "matmul.toml",
-        "relu_sfpu.toml",
-    ] {
+    if kit().is_none() {
+        return;
+    }
+    for name in ["add.toml", "sub.toml", "mul.toml", "matmul.toml"] {
         let (code, out, err) = bhemu_run(&program(name), true);
         assert_eq!(code, 0, "{name}: {out}{err}");
-        assert_eq!(
-            json_of(&out)["outputs"][0]["bit_exact"],
-            true,
-            "{name}: {out}"
-        );
+        let v = json_of(&out);
+        assert_eq!(v["outputs"][0]["bit_exact"], true, "{name}: {out}");
+        assert_eq!(v["outputs"][0]["max_ulp"], 0, "{name}: {out}");
     }
 }
 

@@ -84,6 +84,9 @@ link_core() { # core elf obj...
 
 build_compute() { # src name
   local src="$1" dir="$out/$2"
+  # Math settings of this kernel (chlkc_descriptors.h): a `// kit-defines: -DNAME=VALUE ...` line.
+  local kdefs
+  kdefs="$(sed -n 's|^// kit-defines:||p' "$src" | head -1)"
   mkdir -p "$dir/gen"
   cat >"$dir/gen/defines_generated.h" <<G
 #pragma once
@@ -96,7 +99,7 @@ G
   for t in unpack math pack; do
     local T; T="$(echo $t | tr a-z A-Z)"
     "$CXX" "${CFLAGS[@]}" -I"$dir/gen" "${INC[@]}" -DCOMPILE_FOR_TRISC=$i -DPROCESSOR_INDEX=$((i + 2)) \
-      -DUCK_CHLKC_$T -DNAMESPACE=chlkc_$t -DPROGRAMMABLE_CORE_TYPE=0 \
+      -DUCK_CHLKC_$T -DNAMESPACE=chlkc_$t -DPROGRAMMABLE_CORE_TYPE=0 $kdefs \
       -c "$m/hw/firmware/src/tt-1xx/trisck.cc" -o "$dir/trisc$i.o"
     link_core "trisc$i" "$dir/trisc$i.elf" "$dir/trisc$i.o"
     echo "$dir/trisc$i.elf"

@@ -494,7 +494,18 @@ fn run_errors_name_the_field() {
 #[test]
 fn kit_builds_every_example_kernel_for_its_cores() {
     let Some(dir) = kit() else { return };
-    for name in ["copy", "add", "sub", "mul", "matmul", "relu_sfpu"] {
+    for name in [
+        "copy",
+        "add",
+        "sub",
+        "mul",
+        "matmul",
+        "relu_sfpu",
+        "mul_lofi",
+        "matmul_lofi",
+        "mul_fp32dst",
+        "matmul_fp32dst",
+    ] {
         for (i, core) in [Core::Trisc0, Core::Trisc1, Core::Trisc2]
             .into_iter()
             .enumerate()
@@ -511,8 +522,9 @@ fn kit_builds_every_example_kernel_for_its_cores() {
     }
 }
 
-/// The compute examples (FPU element-wise add/sub/mul and matmul, HiFi4, bf16 `Dst`), checked
-/// bit for bit against `bhemu run`'s Matrix Unit references, on random inputs in [-2, 2).
+/// The compute examples (FPU element-wise add/sub/mul and matmul at HiFi4 and LoFi, with a
+/// BF16 or an FP32 `Dst`), checked bit for bit against `bhemu run`'s Matrix Unit references,
+/// on random inputs in [-2, 2).
 /// relu_sfpu.toml is left out: it needs the Vector Unit (SFPU), which the coprocessor's
 /// dispatch does not drive yet.
 #[test]
@@ -520,12 +532,59 @@ fn run_compute_examples_are_bit_exact() {
     if kit().is_none() {
         return;
     }
-    for name in ["add.toml", "sub.toml", "mul.toml", "matmul.toml"] {
+    for name in [
+        "add.toml",
+        "sub.toml",
+        "mul.toml",
+        "matmul.toml",
+        "mul_lofi.toml",
+        "matmul_lofi.toml",
+        "mul_fp32dst.toml",
+        "matmul_fp32dst.toml",
+    ] {
         let (code, out, err) = bhemu_run(&program(name), true);
         assert_eq!(code, 0, "{name}: {out}{err}");
         let v = json_of(&out);
         assert_eq!(v["outputs"][0]["bit_exact"], true, "{name}: {out}");
         assert_eq!(v["outputs"][0]["max_ulp"], 0, "{name}: {out}");
+    }
+}
+
+/// The math settings are real: the LoFi kernels' outputs differ from the HiFi4 model and the
+/// FP32-`Dst` kernels' from the BF16-`Dst` model (so the bit-exact matches above are not
+/// vacuous).
+#[test]
+fn lofi_and_fp32_dst_kernels_differ_from_the_hifi4_bf16_model() {
+    if kit().is_none() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (name, from, to) in [
+        (
+            "mul_lofi.toml",
+            "fidelity = \"LoFi\"",
+            "fidelity = \"HiFi4\"",
+        ),
+        (
+            "matmul_lofi.toml",
+            "fidelity = \"LoFi\"",
+            "fidelity = \"HiFi4\"",
+        ),
+        ("mul_fp32dst.toml", "dst = \"fp32\"", "dst = \"bf16\""),
+        ("matmul_fp32dst.toml", "dst = \"fp32\"", "dst = \"bf16\""),
+    ] {
+        let text = std::fs::read_to_string(program(name)).expect("program");
+        assert!(text.contains(from), "{name}");
+        let path = dir.join(format!("other-model-{name}"));
+        std::fs::write(&path, text.replace(from, to)).expect("write");
+        let (code, out, err) = bhemu_run(&path, true);
+        assert_eq!(code, 1, "{name}: {out}{err}");
+        let v = json_of(&out);
+        assert_eq!(v["outputs"][0]["bit_exact"], false, "{name}: {out}");
+        assert!(
+            v["outputs"][0]["max_ulp"].as_u64().unwrap_or(0) >= 1,
+            "{out}"
+        );
     }
 }
 

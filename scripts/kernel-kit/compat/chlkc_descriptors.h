@@ -13,9 +13,17 @@
 #endif
 #define KIT_FILL(v) {v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v}
 
-constexpr ckernel::MathFidelity MATH_FIDELITY = ckernel::MathFidelity::HiFi4;
+// A kernel source may choose other math settings with a `// kit-defines:` line (build.sh):
+// KIT_MATH_FIDELITY (LoFi, HiFi2, HiFi3, HiFi4) and KIT_DST_ACCUM (true: FP32 destination).
+#ifndef KIT_MATH_FIDELITY
+#define KIT_MATH_FIDELITY HiFi4
+#endif
+#ifndef KIT_DST_ACCUM
+#define KIT_DST_ACCUM false
+#endif
+constexpr ckernel::MathFidelity MATH_FIDELITY = ckernel::MathFidelity::KIT_MATH_FIDELITY;
 constexpr bool APPROX = false;
-constexpr bool DST_ACCUM_MODE = false;
+constexpr bool DST_ACCUM_MODE = KIT_DST_ACCUM;
 #define DST_SYNC_MODE ckernel::DstSync::SyncHalf
 
 constexpr std::int32_t unpack_src_format[KIT_NUM_CBS] = KIT_FILL(5);

@@ -1,0 +1,3 @@
+// kit-defines: -DKIT_MATH_FIDELITY=LoFi
+// Tile matmul at LoFi: one fidelity phase per MVMUL.
+#include "matmul.cpp"

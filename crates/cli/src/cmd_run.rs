@@ -120,6 +120,13 @@ struct MathSettings {
     /// bf16 | fp32 (tt-metal's `fp32_dest_acc_en`)
     #[serde(default = "default_dst")]
     dst: String,
+    /// `matmul` block shape in tiles, M, K, N (default 1, 1, 1)
+    #[serde(default = "default_mkn")]
+    matmul_tiles: [usize; 3],
+}
+
+fn default_mkn() -> [usize; 3] {
+    [1, 1, 1]
 }
 
 impl Default for MathSettings {
@@ -127,6 +134,7 @@ impl Default for MathSettings {
         MathSettings {
             fidelity: default_fidelity(),
             dst: default_dst(),
+            matmul_tiles: default_mkn(),
         }
     }
 }
@@ -160,7 +168,16 @@ impl MathSettings {
                 )))
             }
         };
-        Ok(Math { phases, dst_fp32 })
+        if self.matmul_tiles.contains(&0) {
+            return Err(CliError::new(
+                "math.matmul_tiles: M, K and N must be at least 1",
+            ));
+        }
+        Ok(Math {
+            mkn: self.matmul_tiles,
+            phases,
+            dst_fp32,
+        })
     }
 }
 
@@ -443,15 +460,18 @@ fn matrix_unit_reference(r: &Reference, ins: &[(Format, &[u8])], n: usize, math:
             "sub" => model::elw_add(math, h(0, i), h(1, i), true),
             "mul" => model::elw_mul(math, h(0, i), h(1, i)),
             _ => {
-                let (t, e) = (i / 1024 * 1024, i % 1024);
-                let (row, col) = (
-                    (e / 256 / 2) * 16 + (e % 256) / 16,
-                    (e / 256 % 2) * 16 + e % 16,
-                );
+                // Block b of the output, tile o of it (row-major M x N), datum e of the tile.
+                let [mt, kt, nt] = math.mkn;
+                let (b, o, e) = (i / (1024 * mt * nt), i / 1024 % (mt * nt), i % 1024);
+                let (tr, tc) = (o / nt, o % nt);
+                let (row, col) = ((e / 512) * 16 + (e % 256) / 16, (e / 256 % 2) * 16 + e % 16);
+                let a0 = b * mt * kt * 1024;
+                let b0 = b * kt * nt * 1024;
                 model::matmul_datum(
                     math,
-                    |k| h(0, t + tile_index(row, k)),
-                    |k| h(1, t + tile_index(k, col)),
+                    kt,
+                    |k, x| h(0, a0 + (tr * kt + k) * 1024 + tile_index(row, x)),
+                    |k, x| h(1, b0 + (k * nt + tc) * 1024 + tile_index(x, col)),
                 )
             }
         };
@@ -723,23 +743,36 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
                 let r = parse_reference(r, &field)?;
                 let elems =
                     u64::from(o.pages) * u64::from(o.page_size) / out_formats[i].bytes() as u64;
-                if r.op == "matmul" && elems % 1024 != 0 {
+                let [mt, kt, nt] = math.mkn.map(|d| d as u64);
+                if r.op == "matmul" && elems % (1024 * mt * nt) != 0 {
                     return Err(CliError::new(format!(
-                        "{field}: matmul needs whole 32x32 tiles; the output has {elems} elements"
+                        "{field}: matmul needs whole {mt}x{nt}-tile blocks of 32x32 tiles; the output has {elems} elements"
                     )));
                 }
-                for op in &r.operands {
+                let blocks = elems / (1024 * mt * nt);
+                for (k, op) in r.operands.iter().enumerate() {
                     let j =
                         p.input.iter().position(|b| &b.name == op).ok_or_else(|| {
                             CliError::new(format!("{field}: no input named '{op}'"))
                         })?;
                     let want = u64::from(p.input[j].pages) * u64::from(p.input[j].page_size)
                         / in_formats[j].bytes() as u64;
-                    let have =
-                        u64::from(o.pages) * u64::from(o.page_size) / out_formats[i].bytes() as u64;
+                    let have = match (r.op.as_str(), k) {
+                        ("matmul", 0) => blocks * mt * kt * 1024,
+                        ("matmul", _) => blocks * kt * nt * 1024,
+                        _ => elems,
+                    };
+                    if r.op == "matmul"
+                        && math.mkn != [1, 1, 1]
+                        && (in_formats[j] != Format::Bf16 || out_formats[i] != Format::Bf16)
+                    {
+                        return Err(CliError::new(format!(
+                            "{field}: math.matmul_tiles other than [1, 1, 1] needs bf16 inputs and output"
+                        )));
+                    }
                     if want != have {
                         return Err(CliError::new(format!(
-                            "{field}: input '{op}' has {want} elements, the output {have}"
+                            "{field}: input '{op}' has {want} elements, {have} expected from the output"
                         )));
                     }
                 }

@@ -19,6 +19,9 @@
 /// Matrix Unit settings the kernels were built with (the kit's `chlkc_descriptors.h`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Math {
+    /// Matmul block shape in tiles: `in0` is M x K, `in1` K x N, the output M x N, each
+    /// row-major by tile (`[1, 1, 1]`: tile by tile).
+    pub mkn: [usize; 3],
     /// Fidelity phases run per multiplication: LoFi 1, HiFi2 2, HiFi3 3, HiFi4 4.
     pub phases: u32,
     /// `Dst` holds FP32 (`DST_ACCUM_MODE`) instead of BF16.
@@ -125,19 +128,28 @@ pub fn elw_mul(m: Math, a: u16, b: u16) -> f32 {
     })
 }
 
-/// One 32x32 output datum of `in0 x in1` (each row-major, `in0[r][k]`, `in1[k][c]` as
-/// functions): per phase, per inner face, MVMUL's chain `x = 0; x += SrcB[r][k] * SrcA[k][c]`
-/// for the face's 16 `k` in order, added into `Dst`.
-pub fn matmul_datum(m: Math, in0: impl Fn(usize) -> u16, in1: impl Fn(usize) -> u16) -> f32 {
+/// One output datum of `in0 x in1` over `k_tiles` 32-wide inner tiles (`in0(kt, k)` is
+/// `in0[r][32 kt + k]`, `in1(kt, k)` is `in1[32 kt + k][c]`): per inner tile (one matmul call
+/// each), per phase, per inner face, MVMUL's chain `x = 0; x += SrcB[r][k] * SrcA[k][c]` over
+/// the face's 16 `k` in order, added into `Dst`.
+pub fn matmul_datum(
+    m: Math,
+    k_tiles: usize,
+    in0: impl Fn(usize, usize) -> u16,
+    in1: impl Fn(usize, usize) -> u16,
+) -> f32 {
     let mut d = 0.0f32;
-    for p in 0..m.phases {
-        for face in 0..2 {
-            let mut x = 0.0f32;
-            for k in face * 16..face * 16 + 16 {
-                let prod = ftz(src_b_bits(read_bf16(in0(k)), p) * src_a_bits(read_bf16(in1(k)), p));
-                x = ftz(x + prod);
+    for kt in 0..k_tiles {
+        for p in 0..m.phases {
+            for face in 0..2 {
+                let mut x = 0.0f32;
+                for k in face * 16..face * 16 + 16 {
+                    let b = src_b_bits(read_bf16(in0(kt, k)), p);
+                    let a = src_a_bits(read_bf16(in1(kt, k)), p);
+                    x = ftz(x + ftz(b * a));
+                }
+                d = accumulate(m, d, x);
             }
-            d = accumulate(m, d, x);
         }
     }
     d

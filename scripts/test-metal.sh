@@ -14,10 +14,8 @@
 #      finishes: it passes when bhemu's hang report naming a stuck BRISC appears on stderr within
 #      BHEMU_METAL_HANG_WAIT seconds (default 60) of its start; the program is then stopped.
 #
-# Usage: scripts/test-metal.sh [TEST...]   (default: every tests/metal/*.cpp but compute_*, see
-#        BHEMU_METAL_COMPUTE below; names without .cpp)
-# Environment: BHEMU_METAL_TIMEOUT (seconds per test, default 300); BHEMU_METAL_COMPUTE=1 adds the
-# compute_* tests to the default list; BHEMU_NO_INSTALL=1 skips
+# Usage: scripts/test-metal.sh [TEST...]   (default: every tests/metal/*.cpp; names without .cpp)
+# Environment: BHEMU_METAL_TIMEOUT (seconds per test, default 300); BHEMU_NO_INSTALL=1 skips
 # installing host packages. Exit status: 0 when every test passed. Honours CARGO_TARGET_DIR.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -55,12 +53,6 @@ tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
   for f in tests/metal/*.cpp; do
     t="$(basename "$f" .cpp)"
-    # compute_* programs check what bhemu's unpackers, FPU and packers compute, which is not
-    # modelled yet: run on request (by name, or BHEMU_METAL_COMPUTE=1).
-    if [[ "$t" == compute_* ]] && [ "${BHEMU_METAL_COMPUTE:-0}" != 1 ]; then
-      log "skipping $t (compute units not modelled yet; BHEMU_METAL_COMPUTE=1 runs it)"
-      continue
-    fi
     tests+=("$t")
   done
 fi

@@ -505,6 +505,7 @@ fn kit_builds_every_example_kernel_for_its_cores() {
         "matmul_lofi",
         "mul_fp32dst",
         "matmul_fp32dst",
+        "matmul_block",
     ] {
         for (i, core) in [Core::Trisc0, Core::Trisc1, Core::Trisc2]
             .into_iter()
@@ -522,8 +523,8 @@ fn kit_builds_every_example_kernel_for_its_cores() {
     }
 }
 
-/// The compute examples (FPU element-wise add/sub/mul and matmul at HiFi4 and LoFi, with a
-/// BF16 or an FP32 `Dst`), checked bit for bit against `bhemu run`'s Matrix Unit references,
+/// The compute examples (FPU element-wise add/sub/mul, tile matmul at HiFi4 and LoFi with a
+/// BF16 or an FP32 `Dst`, and a 2x2x2-tile block matmul through tt-llk's `matmul_block`), checked bit for bit against `bhemu run`'s Matrix Unit references,
 /// on random inputs in [-2, 2).
 /// relu_sfpu.toml is left out: it needs the Vector Unit (SFPU), which the coprocessor's
 /// dispatch does not drive yet.
@@ -541,6 +542,7 @@ fn run_compute_examples_are_bit_exact() {
         "matmul_lofi.toml",
         "mul_fp32dst.toml",
         "matmul_fp32dst.toml",
+        "matmul_block.toml",
     ] {
         let (code, out, err) = bhemu_run(&program(name), true);
         assert_eq!(code, 0, "{name}: {out}{err}");

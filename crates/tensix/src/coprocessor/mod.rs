@@ -104,6 +104,10 @@ pub struct Coprocessor {
     log: Option<Vec<Dispatch>>,
     warnings: Vec<TensixError>,
     effects: Vec<Effect>,
+    /// Per unpacker (SrcA, SrcB): the Src datums of UNPACRs that computed their addresses and
+    /// read L1 at dispatch but wait inside the unpacker for their bank, oldest first
+    /// (`phases.rs`, `docs/tensix-datapath.md`).
+    deferred_src: [std::collections::VecDeque<Vec<(usize, usize, u32)>>; 2],
     progressed: bool,
     pushed: bool,
     /// The next cycle `step` expects (for idle checks between steps).
@@ -132,6 +136,7 @@ impl Coprocessor {
             log: None,
             warnings: Vec::new(),
             effects: Vec::with_capacity(8),
+            deferred_src: Default::default(),
             progressed: false,
             pushed: false,
             now: 0,
@@ -459,7 +464,7 @@ impl Coprocessor {
     pub fn step_with(&mut self, cycle: u64, mem: &mut dyn TensixMemory) -> Result<(), TensixError> {
         self.now = cycle;
         self.progressed = std::mem::take(&mut self.pushed);
-        self.backend_phase(cycle, mem)?;
+        self.backend_phase(cycle)?;
         if self.sync.serve_window_write(cycle) {
             self.progressed = true;
         }

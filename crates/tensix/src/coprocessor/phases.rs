@@ -5,11 +5,7 @@
 use super::*;
 
 impl Coprocessor {
-    pub(super) fn backend_phase(
-        &mut self,
-        cycle: u64,
-        mem: &mut dyn TensixMemory,
-    ) -> Result<(), TensixError> {
+    pub(super) fn backend_phase(&mut self, cycle: u64) -> Result<(), TensixError> {
         let banks = &mut self.banks;
         let mut progressed = false;
         for (ui, pipe) in self.backend.pipes.iter_mut().enumerate() {
@@ -26,21 +22,19 @@ impl Coprocessor {
                 if !banks.unpack_blocked(src) {
                     e.done_at = Some(cycle + e.insn.latency.max(1) as u64);
                     progressed = true;
-                    // A waiting UNPACR reads its configuration and counters, and moves its
-                    // data, when it starts.
-                    execute_data(
-                        DataCtx {
-                            arch: self.arch,
-                            mode: self.mode,
-                            state: &mut self.state,
-                            banks,
-                            warnings: &mut self.warnings,
-                        },
-                        e.thread as usize,
-                        e.insn.word,
-                        cycle,
-                        mem,
-                    )?;
+                    // A waiting UNPACR read its configuration, counters and L1 at dispatch;
+                    // its datums land in the unpacker's bank now that it has it.
+                    let k = usize::from(src == Src::B);
+                    if let Some(cells) = self.deferred_src[k].pop_front() {
+                        let (data, bank) = if src == Src::B {
+                            (&mut self.state.src_b, banks.unpack_b)
+                        } else {
+                            (&mut self.state.src_a, banks.unpack_a)
+                        };
+                        for (row, col, v) in cells {
+                            data.write(bank, row, col, v);
+                        }
+                    }
                 }
             }
             let mut i = 0;
@@ -366,9 +360,43 @@ impl Coprocessor {
         if insn.unit != Unit::None {
             self.backend.accept(insn.unit, tt, insn, cycle, waits);
         }
-        // Data effects at dispatch; an UNPACR that must wait inside its unpacker for its
-        // bank applies them when it starts (backend phase).
-        if !waits {
+        // Data effects at dispatch. An UNPACR that must wait inside its unpacker for its bank
+        // computes its addresses, updates its counters and reads L1 now (a later WRCFG of its
+        // base address, as tt-llk's matmul unpack issues right behind it, must not affect it);
+        // the Src datums it produces are held back and written when it starts.
+        if waits {
+            let src = if insn.unit == Unit::Unpack1 {
+                Src::B
+            } else {
+                Src::A
+            };
+            let data = match src {
+                Src::A => &mut self.state.src_a,
+                Src::B => &mut self.state.src_b,
+            };
+            let before = data.clone();
+            data.mark_unwritten();
+            execute_data(
+                DataCtx {
+                    arch: self.arch,
+                    mode: self.mode,
+                    state: &mut self.state,
+                    banks: &self.banks,
+                    warnings: &mut self.warnings,
+                },
+                t,
+                insn.word,
+                cycle,
+                mem,
+            )?;
+            let live = match src {
+                Src::A => &mut self.state.src_a,
+                Src::B => &mut self.state.src_b,
+            };
+            let cells = live.written_cells();
+            *live = before;
+            self.deferred_src[usize::from(src == Src::B)].push_back(cells);
+        } else {
             execute_data(
                 DataCtx {
                     arch: self.arch,

@@ -86,6 +86,32 @@ impl SrcData {
         &mut self.rows[bank][row]
     }
 
+    /// Marks every datum as not written (a value no 19-bit write produces), so that
+    /// [`SrcData::written_cells`] can list what one instruction wrote.
+    pub(crate) fn mark_unwritten(&mut self) {
+        for bank in self.rows.iter_mut() {
+            for r in bank.iter_mut() {
+                *r = [u32::MAX; SRC_COLS];
+            }
+        }
+    }
+
+    /// The datums written since [`SrcData::mark_unwritten`], as (row, column, value), whatever
+    /// their bank.
+    pub(crate) fn written_cells(&self) -> Vec<(usize, usize, u32)> {
+        let mut out = Vec::new();
+        for bank in self.rows.iter() {
+            for (row, r) in bank.iter().enumerate() {
+                for (col, &v) in r.iter().enumerate() {
+                    if v != u32::MAX {
+                        out.push((row, col, v));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Sets every datum of one bank to `value` (ZEROSRC writes zero or a chosen value).
     pub fn fill_bank(&mut self, bank: usize, value: u32) {
         debug_assert!(value <= SRC_DATUM_MASK);

@@ -14,11 +14,12 @@
 //!   Gate (dispatch), in the order threads dispatch within a cycle. Operands are read and
 //!   results written then; a later instruction that reads them is ordered after it by the
 //!   program's own waits, as on hardware.
-//! - Unpackers: when the UNPACR *starts* in its unpacker: at dispatch if its bank is the
-//!   Unpackers', else when the bank arrives (an UNPACR waits inside its unpacker). It reads
-//!   its configuration and address counters then, as the hardware computes its addresses in
-//!   its first cycles (UNPACR_Regular.md "Performance"); a FlipSrc hands the bank to the
-//!   Matrix Unit only when it retires, so the Matrix Unit never sees a half-written bank.
+//! - Unpackers: at dispatch, also for an UNPACR that then waits inside its unpacker for its
+//!   bank: it reads its configuration, address counters and L1 then, as the hardware
+//!   computes its addresses in its first cycles (UNPACR_Regular.md "Performance"); the Src
+//!   datums of a waiting one are held by the coprocessor and written when the bank arrives.
+//!   A FlipSrc hands the bank to the Matrix Unit only when it retires, so the Matrix Unit
+//!   never sees a half-written bank.
 use crate::coprocessor::Mode;
 use crate::error::{ErrorKind, TensixError};
 use crate::src_banks::SrcBanks;

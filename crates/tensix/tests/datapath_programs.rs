@@ -428,3 +428,72 @@ fn pacr_read_interface_k_packs_dst_row_base_plus_k() {
     assert_eq!(&got[..16], &row(0).collect::<Vec<_>>()[..]);
     assert!(got[16..].iter().all(|&x| x == 0));
 }
+
+/// An UNPACR that waits inside its unpacker for its bank computes its addresses at dispatch
+/// (docs/tensix-datapath.md "When effects happen"): the WRCFG of its base address right
+/// behind it (tt-llk's matmul unpack does this) does not change which tile it unpacks, even
+/// though the bank only arrives (CLEARDVALID on thread 1) after that WRCFG.
+#[test]
+fn waiting_unpacr_unpacks_the_tile_its_configuration_named_at_dispatch() {
+    let text = r#"l1 0x10000 = bf16 ramp 0 1 1024
+l1 0x10800 = bf16 ramp -1 -1 1024
+cfg 64 = 0x04000015
+cfg 65 = 1
+cfg THCON_SEC0_REG2_Out_data_format = 5
+cfg THCON_SEC0_REG3_Base_address = 0xfff
+cfg UNP0_ADDR_BASE_REG_1_Base = 128
+cfg ALU_FORMAT_SPEC_REG0_SrcA = 5
+cfg ALU_FORMAT_SPEC_REG2_Dstacc = 5
+[t0]
+cfg SRCA_SET_SetOvrdWithAddr = 1
+gpr 4 = 0x107f
+ttsetdvalid 1
+ttsetdvalid 1
+ttsetadcxx 1, 1023, 0
+ttunpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1
+ttwrcfg 4, 0, 76
+[t1]
+cfg ADDR_MOD_AB_SEC0_SrcAIncr = 8
+cfg ADDR_MOD_DST_SEC0_DestIncr = 8
+ttnop
+ttnop
+ttnop
+ttnop
+ttnop
+ttnop
+ttnop
+ttnop
+ttnop
+ttnop
+ttnop
+ttnop
+ttcleardvalid 1, 0
+ttcleardvalid 1, 0
+ttmova2d 0, 0, 0, 2, 0
+ttmova2d 0, 0, 0, 2, 0
+ttmova2d 0, 0, 0, 2, 0
+ttmova2d 0, 0, 0, 2, 0
+ttmova2d 0, 0, 0, 2, 0
+ttmova2d 0, 0, 0, 2, 0
+ttmova2d 0, 0, 0, 2, 0
+ttmova2d 0, 0, 0, 2, 0
+dump dst 0..63 bf16
+"#;
+    let r = run_text("wait.tsx", text);
+    let at = |t: usize, opcode: u32| {
+        r.dispatched[t]
+            .iter()
+            .find(|(_, w)| w >> 24 == opcode)
+            .map(|(c, _)| *c)
+    };
+    // UNPACR 0x42, WRCFG 0xb0, CLEARDVALID 0x36.
+    let (unpacr, wrcfg, clear) = (at(0, 0x42), at(0, 0xb0), at(1, 0x36));
+    assert!(
+        unpacr < wrcfg && wrcfg < clear,
+        "{unpacr:?} {wrcfg:?} {clear:?}"
+    );
+    // Tile A (ramp 0, 1, 2, ...), not tile B (ramp -1, -2, ...), in Dst rows 0..63.
+    let got = &dump(&r, "dst 0..63").bits;
+    let want: Vec<u32> = (0..1024).map(|i| bf16(i as f32)).collect();
+    assert_eq!(got, &want);
+}

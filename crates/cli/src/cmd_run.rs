@@ -744,7 +744,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
                 let elems =
                     u64::from(o.pages) * u64::from(o.page_size) / out_formats[i].bytes() as u64;
                 let [mt, kt, nt] = math.mkn.map(|d| d as u64);
-                if r.op == "matmul" && elems % (1024 * mt * nt) != 0 {
+                if r.op == "matmul" && !elems.is_multiple_of(1024 * mt * nt) {
                     return Err(CliError::new(format!(
                         "{field}: matmul needs whole {mt}x{nt}-tile blocks of 32x32 tiles; the output has {elems} elements"
                     )));

@@ -160,6 +160,7 @@ mod tests {
     use super::*;
 
     const HIFI4: Math = Math {
+        mkn: [1, 1, 1],
         phases: 4,
         dst_fp32: false,
     };
@@ -192,11 +193,16 @@ mod tests {
     /// low three bits and gives 1 + 120/128.
     #[test]
     fn lofi_mul_drops_low_mantissa_bits_of_src_a() {
-        let lofi = Math {
-            phases: 1,
-            dst_fp32: false,
-        };
+        let lofi = Math { phases: 1, ..HIFI4 };
         assert_eq!(elw_mul(lofi, 0x3FFF, 0x3F80), 1.0 + 120.0 / 128.0);
         assert_eq!(elw_mul(HIFI4, 0x3FFF, 0x3F80), 1.0 + 127.0 / 128.0);
+    }
+
+    /// A K = 2-tile matmul adds the two inner tiles' products one after the other into `Dst`:
+    /// with every element 1 (in0) and 0.5 (in1), each datum is 64 * 0.5 = 32, exactly.
+    #[test]
+    fn matmul_datum_sums_every_inner_tile() {
+        let d = matmul_datum(HIFI4, 2, |_, _| 0x3F80, |_, _| 0x3F00);
+        assert_eq!(d, 32.0);
     }
 }

@@ -161,6 +161,13 @@ impl VectorUnit {
         !self.pending.is_empty()
     }
 
+    /// Whether a cycle without an issued instruction changes nothing: no SFPLOADMACRO
+    /// schedule is waiting and no automatic-stall hazard is left from the last issue. The
+    /// coprocessor drives `cycle(None, ..)` on idle-issue cycles only while this is false.
+    pub fn quiescent(&self) -> bool {
+        self.pending.is_empty() && self.hazard == timing::Hazard::default()
+    }
+
     /// Whether automatic stalling holds `word` back this cycle (see [`timing`]).
     pub fn stalls(&self, word: u32) -> bool {
         Insn::decode(word).is_some_and(|i| self.hazard.stalls(&i))

@@ -407,9 +407,7 @@ impl Coprocessor {
         {
             return Ok(());
         }
-        let mut unit = std::mem::take(&mut self.state.sfpu);
-        let result = unit.cycle_on_state(None, &mut self.state);
-        self.state.sfpu = unit;
+        let result = crate::sfpu::VectorUnit::cycle_in_state(None, &mut self.state);
         self.progressed = true;
         match result {
             Ok(_) => Ok(()),

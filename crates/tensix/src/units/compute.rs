@@ -7,6 +7,7 @@ use bhemu_isa::tensix::blackhole::Insn;
 use super::{Ctx, UnitResult};
 use crate::coprocessor::Mode;
 use crate::error::ErrorKind;
+use crate::sfpu::VectorUnit;
 
 /// Matrix Unit (FPU) arithmetic: called at dispatch with the decoded instruction.
 pub fn matrix_unit(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
@@ -23,10 +24,7 @@ pub fn matrix_unit(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
 /// [`crate::sfpu::VectorUnit::stalls`]); SFPLOADMACRO-scheduled instructions due this cycle
 /// run first. Cycles without an issue are driven by the coprocessor's step.
 pub fn vector_unit(ctx: &mut Ctx, _insn: &Insn) -> UnitResult {
-    let mut unit = std::mem::take(&mut ctx.state.sfpu);
-    let result = unit.cycle_on_state(Some((ctx.thread, ctx.word)), ctx.state);
-    ctx.state.sfpu = unit;
-    match result {
+    match VectorUnit::cycle_in_state(Some((ctx.thread, ctx.word)), ctx.state) {
         Ok(_) => Ok(()),
         Err(e) => {
             let e = e.into_tensix(ctx.thread as u8, ctx.cycle);

@@ -5,8 +5,13 @@
 //! Source: tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/VectorUnit.md and
 //! the `SFP*.md` page of each instruction (named in each function's doc comment).
 //!
-//! # For the dispatcher (wiring into the coprocessor)
-//! With the coprocessor's [`crate::state::TensixState`], call
+//! # How the coprocessor drives it
+//! The coprocessor owns one unit in [`crate::state::TensixState::sfpu`] and drives it with
+//! [`VectorUnit::cycle_in_state`]: from `crate::units::compute::vector_unit` when a thread
+//! dispatches an `SFP*` instruction, and from its per-cycle step on other cycles while the
+//! unit is not [`VectorUnit::quiescent`]; its Wait Gate asks [`VectorUnit::stalls`]
+//! (docs/tensix-datapath.md). For a unit outside a coprocessor, with a
+//! [`crate::state::TensixState`], call
 //! [`VectorUnit::cycle_on_state`]`(Some((thread, word)), state)` / `(None, state)` once per
 //! cycle: it derives the context below from the thread's configuration and RWCs and applies
 //! the RWC updates ([`dispatch`]). At the lower level, without that state:

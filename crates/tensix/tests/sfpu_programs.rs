@@ -172,3 +172,21 @@ fn sfploadmacro_kernel_loads_increments_and_stores_every_datum() {
         assert_eq!(out[i as usize], i * 10 + 1, "datum {i}");
     }
 }
+
+#[test]
+fn sfpstore_to_bf16_dst_truncates_the_sum() {
+    // SFPSTORE.md: with a BF16 format the low 16 bits of the FP32 result are dropped
+    // (after flushing denormals); no rounding. SFPLOAD.md: MOD0_FMT_SRCB is BF16 when SrcB's
+    // format is FP32 (code 0, the power-on configuration).
+    let mut x = ramp(129.0, 2.0, 32);
+    x.extend(ramp(-1.0, 0.125, 32));
+    let out = dst(&program("bf16_add_const"));
+    for i in 0..64 {
+        let sum = (x[i] + 0.5).to_bits(); // exact in FP32
+        let want = sum >> 16;
+        assert_eq!(out[i], want, "datum {i} ({} + 0.5)", x[i]);
+        if i < 32 {
+            assert_eq!(f32::from_bits(want << 16), x[i], "129.5 etc. truncate to x");
+        }
+    }
+}

@@ -190,3 +190,38 @@ fn sfpstore_to_bf16_dst_truncates_the_sum() {
         }
     }
 }
+
+#[test]
+fn dst_preload_writes_fp32_in_dsts_layout_and_u32_raw() {
+    // Dst.md: Dst32b holds FP32 with its high half as sign, mantissa(7), exponent(8).
+    let mut cp = bhemu_tensix::Coprocessor::new(Arch::Blackhole);
+    // The same preload applied by hand, through the layout written from Dst.md.
+    let hi = 0x3fc0_0000u32 >> 16; // 1.5: sign 0, exponent 0x7f, mantissa 0x40
+    let dst_hi = (hi & 0x8000) | ((hi & 0x7f) << 8) | ((hi >> 7) & 0xff);
+    let plain = bhemu_tensix::state::DestAccessCfg::default();
+    cp.state_mut().dst.write32(5, 0, dst_hi << 16, plain);
+    cp.state_mut().dst.write32(6, 0, 0x1234_5678, plain);
+    let text = "dst 5 = fp32 [1.5]\ndst 6 = u32 [0x12345678]\ndump dst 5..6 u32\n[t0]\nttnop\n";
+    let p = parse(Arch::Blackhole, "t.tsx", text).unwrap_or_else(|e| panic!("{e}"));
+    let r = run(&p, RunOptions::default());
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let d = &r.dumps[0].bits;
+    assert_eq!(d[0], cp.state().dst.read32(5, 0, plain));
+    assert_eq!(d[16], 0x1234_5678);
+}
+
+#[test]
+fn dst_preload_must_fit_dst_and_name_a_dst_format() {
+    for (text, says) in [
+        ("dst 1023 = fp32 ramp 0 1 32\n", "leave Dst"),
+        ("dst 0 = u8 [1]\n", "FORMAT one of"),
+    ] {
+        match parse(Arch::Blackhole, "t.tsx", text) {
+            Ok(_) => panic!("{text}: accepted"),
+            Err(e) => {
+                assert!(e.message.contains("t.tsx:1"), "{e}");
+                assert!(e.message.contains(says), "{e}");
+            }
+        }
+    }
+}

@@ -872,3 +872,24 @@ fn storeind_to_src_writes_four_bf16_datums_into_one_row() {
     );
     assert_eq!(s.src_a.read(0, 0, 4), (0x40 << 11) | 0x7f);
 }
+
+#[test]
+fn sfppopc_on_an_empty_flag_stack_is_undefined_naming_thread_word_and_cycle() {
+    // SFPPOPC.md: popping an empty stack is undefined behaviour.
+    let e = undefined(2, |_| {}, &["ttsfppopc 0, 0, 0, 0"]);
+    assert_eq!(e.thread, Some(2));
+    assert_eq!(e.word, Some(w("ttsfppopc 0, 0, 0, 0")));
+    assert!(
+        e.message.contains("SFPPOPC") && e.message.contains("empty flag stack"),
+        "{e}"
+    );
+    assert!(e.cycle > 0, "{e}");
+}
+
+#[test]
+fn sfpnop_executes_in_the_vector_unit_and_changes_no_lreg() {
+    // SFPNOP.md: no effect; the unit still counts it as executed.
+    let s = ok(0, |_| {}, &["ttsfpnop", "ttsfpnop"]);
+    assert_eq!(s.sfpu.state.lreg[0], [0; 32]);
+    assert_eq!(s.sfpu.executed(), 2);
+}

@@ -347,7 +347,7 @@ fn reference_output(r: &Reference, ins: &[(Format, &[u8])], out_f: Format, n: us
                     "add" => a(i) + b(i),
                     "sub" => a(i) - b(i),
                     "mul" => a(i) * b(i),
-                    other => crate::sfpu_ref::value(other, &a, i).unwrap_or(f64::NAN),
+                    other => crate::sfpu_ref::value(other, &a, n, i).unwrap_or(f64::NAN),
                 };
                 encode(out_f, v, &mut out);
             }

@@ -50,9 +50,9 @@ fn sign_mag_less(a: u32, b: u32) -> bool {
     key(a) < key(b)
 }
 
-/// Output element `i` of `op` over the input `a` (element values of one buffer), or `None`
-/// for an op this module does not define.
-pub fn value(op: &str, a: &dyn Fn(usize) -> f64, i: usize) -> Option<f64> {
+/// Output element `i` of `op` over the input `a` (the `n` element values of one buffer), or
+/// `None` for an op this module does not define.
+pub fn value(op: &str, a: &dyn Fn(usize) -> f64, n: usize, i: usize) -> Option<f64> {
     let x = a(i) as f32;
     let bits = x.to_bits();
     Some(match op {
@@ -80,14 +80,19 @@ pub fn value(op: &str, a: &dyn Fn(usize) -> f64, i: usize) -> Option<f64> {
         // SFPSWAP.md, VEC_MIN_MAX: each even column gets the smaller of its pair with the
         // next column, the odd column the larger (pairs are adjacent in a face row).
         "sfpu_minmax_pairs" => {
-            let (e, o) = if i % 2 == 0 { (i, i + 1) } else { (i - 1, i) };
+            let even = i.is_multiple_of(2);
+            let (e, o) = if even { (i, i + 1) } else { (i - 1, i) };
+            if o >= n {
+                // A last element without a partner (odd-length buffer) stays as it is.
+                return Some(to_bf16(bits));
+            }
             let (xe, xo) = ((a(e) as f32).to_bits(), (a(o) as f32).to_bits());
             let (mn, mx) = if sign_mag_less(xo, xe) {
                 (xo, xe)
             } else {
                 (xe, xo)
             };
-            to_bf16(if i % 2 == 0 { mn } else { mx })
+            to_bf16(if even { mn } else { mx })
         }
         _ => return None,
     })
@@ -99,7 +104,7 @@ mod tests {
 
     fn run(op: &str, xs: &[f64], i: usize) -> f64 {
         let a = |j: usize| xs[j];
-        value(op, &a, i).unwrap_or(f64::NAN)
+        value(op, &a, xs.len(), i).unwrap_or(f64::NAN)
     }
 
     #[test]
@@ -142,6 +147,8 @@ mod tests {
         // -0 < +0 in sign-magnitude order.
         assert!(run("sfpu_minmax_pairs", &xs, 2).is_sign_negative());
         assert!(run("sfpu_minmax_pairs", &xs, 3).is_sign_positive());
+        // A last element without a partner is left as it is.
+        assert_eq!(run("sfpu_minmax_pairs", &[3.0], 0), 3.0);
     }
 
     /// 64 BF16-exact inputs in (-4, 4), a deterministic mix of signs and exponents.

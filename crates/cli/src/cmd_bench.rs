@@ -28,6 +28,14 @@ pub enum BenchCommand {
     /// 140 tiles; the spin kernel (a 7-instruction loop per BRISC, the other cores in the
     /// firmware's idle loops) on 1, 14 and 140 tiles; the NoC multicast kernel on 140 tiles.
     Chip(ChipBenchArgs),
+    /// SFPU (Vector Unit) instructions per second of host time on a kernel-like mix (loads,
+    /// MADs, integer and bit operations, lane predication, conversions, a swap, stores): the
+    /// unit driven directly, then the same words pushed through a coprocessor thread.
+    Sfpu {
+        /// Instructions to execute (about; whole passes of the 16-instruction mix).
+        #[arg(long, default_value_t = 20_000_000)]
+        instructions: u64,
+    },
 }
 
 #[derive(clap::Args)]
@@ -57,6 +65,7 @@ pub fn run(c: BenchCommand) -> Result<ExitCode, CliError> {
     match c {
         BenchCommand::Riscv { iterations, step } => bench_riscv(iterations, step),
         BenchCommand::Chip(a) => bench_chip(&a),
+        BenchCommand::Sfpu { instructions } => bench_sfpu(instructions),
     }
 }
 
@@ -225,6 +234,37 @@ fn bench_riscv(iterations: u32, step: bool) -> Result<ExitCode, CliError> {
         println!("CPU seconds:  {cpu:.3}");
         println!("MIPS (CPU):   {:.1}", insns as f64 / cpu.max(1e-9) / 1e6);
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_sfpu(instructions: u64) -> Result<ExitCode, CliError> {
+    use bhemu_tensix::sfpu::bench;
+    let unit = bench::run(instructions);
+    if unit.errors > 0 {
+        return Err(CliError::new(format!(
+            "bench sfpu: {} instructions of the mix reported errors",
+            unit.errors
+        )));
+    }
+    println!("workload:      kernel-like SFPU mix (16 instructions, 32 lanes each)");
+    println!(
+        "unit alone:    {} instructions in {:.3} s",
+        unit.instructions, unit.seconds
+    );
+    println!("  SFPU instructions/s: {:.2} M", unit.per_second() / 1e6);
+    // The coprocessor path also runs the frontend and the Wait Gate every cycle: a tenth of
+    // the instructions is plenty for a stable figure.
+    let cp = bench::run_in_coprocessor((instructions / 10).max(16))
+        .map_err(|e| CliError::new(format!("bench sfpu: {e}")))?;
+    println!(
+        "coprocessor:   {} instructions, {} cycles, {:.3} s",
+        cp.instructions, cp.cycles, cp.seconds
+    );
+    println!("  SFPU instructions/s: {:.2} M", cp.per_second() / 1e6);
+    println!(
+        "  instructions per cycle: {:.3}",
+        cp.instructions as f64 / cp.cycles.max(1) as f64
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -35,6 +35,7 @@
 //! pages = 4
 //! page_size = 2048
 //! reference = "copy(in)"           # copy | relu (x) ; add | sub | mul | matmul (a, b) ; or file = ".."
+//!                                   # the SFPU examples' ops: crate::sfpu_ref::OPS (x)
 //! ```
 //! Arg strings: `dram_x`, `dram_y` (DRAM bank 0's NoC coordinates), a buffer name (its address on
 //! this tile), `NAME.pages`, `NAME.page_size`, `tile_index`, `tile_x`, `tile_y`.
@@ -354,7 +355,7 @@ struct Reference {
 fn parse_reference(s: &str, field: &str) -> Result<Reference, CliError> {
     let bad = || {
         CliError::new(format!(
-            "{field}: '{s}' is not OP(INPUT[, INPUT]) with OP one of copy, relu, add, sub, mul, matmul"
+            "{field}: '{s}' is not OP(INPUT[, INPUT]) with OP one of copy, relu, add, sub, mul, matmul, {}", crate::sfpu_ref::OPS.join(", ")
         ))
     };
     let (op, rest) = s.split_once('(').ok_or_else(bad)?;
@@ -362,6 +363,7 @@ fn parse_reference(s: &str, field: &str) -> Result<Reference, CliError> {
     let operands: Vec<String> = inner.split(',').map(|x| x.trim().to_string()).collect();
     let arity = match op.trim() {
         "copy" | "relu" => 1,
+        op if crate::sfpu_ref::OPS.contains(&op) => 1,
         "add" | "sub" | "mul" | "matmul" => 2,
         _ => return Err(bad()),
     };
@@ -429,7 +431,8 @@ fn reference_output(
                     "relu" => a(i).max(0.0),
                     "add" => a(i) + b(i),
                     "sub" => a(i) - b(i),
-                    _ => a(i) * b(i),
+                    "mul" => a(i) * b(i),
+                    other => crate::sfpu_ref::value(other, &a, n, i).unwrap_or(f64::NAN),
                 };
                 encode(out_f, v, &mut out);
             }

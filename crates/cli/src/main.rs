@@ -16,6 +16,7 @@ mod cmd_run;
 mod cmd_tasm;
 mod cmd_tensix;
 mod run_reference;
+mod sfpu_ref;
 
 #[derive(Parser)]
 #[command(

@@ -19,6 +19,9 @@
 //! cfg 64 = 0x04000015                  # a whole Config word by index (e.g. a word of a
 //!                                      # 128-bit TileDescriptor)
 //! gpr 4 = 0x1234                       # inside [tN]: GPRs[N][4]
+//! dst 8 = fp32 [1.5, -2, ...]          # Dst from row 8, 16 values a row: fp32/u32 into
+//!                                      # Dst32b, bf16/fp16/u16 into Dst16b, floats in Dst's
+//!                                      # own bit layout (Dst.md), as thread 0 addresses them
 //! dump l1 0x20000 bf16 1024            # after the run: ADDR FORMAT COUNT
 //! dump dst 0..63 bf16                  # Dst rows (Dst16b for bf16/fp16/raw16,
 //!                                      # Dst32b for fp32/raw32), as thread 0 addresses them
@@ -158,6 +161,8 @@ pub struct Program {
     pub l1: Vec<(u32, Vec<u8>)>,
     /// Configuration fields before cycle 0, in order.
     pub cfg: Vec<CfgPreload>,
+    /// `Dst` values before cycle 0: first row, format, the values' bytes (little-endian).
+    pub dst: Vec<(u32, ElemFormat, Vec<u8>)>,
     /// What to dump after the run.
     pub dumps: Vec<Dump>,
 }
@@ -213,6 +218,34 @@ pub fn parse(arch: Arch, file: &str, text: &str) -> Result<Program, TensixError>
             "l1" => {
                 let (addr, bytes) = parse_l1(file, line_no, &line[2..])?;
                 p.l1.push((addr, bytes));
+                continue;
+            }
+            "dst" => {
+                // Same value syntax as `l1`, the address being a Dst row.
+                let (row, bytes) = parse_l1(file, line_no, &line[3..])?;
+                let kind = line
+                    .split_once('=')
+                    .map(|(_, r)| r.trim())
+                    .and_then(|r| r.split_whitespace().next())
+                    .unwrap_or("");
+                let fmt = ElemFormat::parse(kind)
+                    .filter(|f| *f != ElemFormat::U8)
+                    .ok_or_else(|| {
+                        err(
+                            file,
+                            line_no,
+                            "a Dst preload is `dst ROW = FORMAT [values]` with FORMAT one of bf16 fp16 fp32 u16 u32",
+                        )
+                    })?;
+                let rows = bytes.len().div_ceil(fmt.size() * crate::state::DST_COLS);
+                if row as usize + rows > crate::state::DST_ROWS {
+                    return Err(err(
+                        file,
+                        line_no,
+                        format!("{rows} rows from row {row} leave Dst (1024 rows)"),
+                    ));
+                }
+                p.dst.push((row, fmt, bytes));
                 continue;
             }
             "cfg" => {

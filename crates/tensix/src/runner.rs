@@ -11,7 +11,9 @@ use serde_json::{json, Map, Value};
 use crate::coprocessor::{Coprocessor, Mode, PushSource, THREADS};
 use crate::error::{ErrorKind, TensixError};
 use crate::fifo::Pushed;
-use crate::formats::{read_dst_bf16, read_dst_fp16, read_dst_fp32};
+use crate::formats::{
+    read_dst_bf16, read_dst_fp16, read_dst_fp32, write_dst_bf16, write_dst_fp16, write_dst_fp32,
+};
 use crate::program::{Dump, ElemFormat, Program};
 use crate::units::{FlatL1, TensixMemory};
 
@@ -247,6 +249,23 @@ pub fn run(program: &Program, opts: RunOptions) -> RunResult {
         for (t, tp) in program.threads.iter().enumerate() {
             for &(g, v) in &tp.gprs {
                 st.gprs[t][g] = v;
+            }
+        }
+        let st = cp.state_mut();
+        let cfg = st.dest_access_cfg(0);
+        for (row, fmt, bytes) in &program.dst {
+            let size = fmt.size();
+            for (i, b) in bytes.chunks_exact(size).enumerate() {
+                let r = row + (i / crate::state::DST_COLS) as u32;
+                let c = i % crate::state::DST_COLS;
+                let v = b.iter().rev().fold(0u32, |a, &x| (a << 8) | x as u32);
+                match fmt {
+                    ElemFormat::Fp32 => st.dst.write32(r, c, write_dst_fp32(v), cfg),
+                    ElemFormat::U32 => st.dst.write32(r, c, v, cfg),
+                    ElemFormat::Bf16 => st.dst.write16(r, c, write_dst_bf16(v as u16), cfg),
+                    ElemFormat::Fp16 => st.dst.write16(r, c, write_dst_fp16(v as u16), cfg),
+                    ElemFormat::U16 | ElemFormat::U8 => st.dst.write16(r, c, v as u16, cfg),
+                }
             }
         }
         for (t, tp) in program.threads.iter().enumerate() {

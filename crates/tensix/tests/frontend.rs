@@ -159,7 +159,8 @@ fn thread_idle_waits_for_backend() {
 fn threads_share_units_one_per_cycle() {
     let mut s = Sim::new();
     s.prog(0, &["ttsfpmad 0, 0, 0, 0, 0"]);
-    s.prog(1, &["ttsfpmad 0, 0, 0, 0, 0"]);
+    // Reads and writes LReg1 only: no SFPMAD result hazard on the other thread's LReg0.
+    s.prog(1, &["ttsfpmad 1, 1, 1, 1, 0"]);
     s.prog(2, &["ttzeroacc 0, 0, 0, 0, 0"]);
     s.must_run();
     let a = s.log[0][0].0;

@@ -615,79 +615,37 @@ fn zeroacc_clears_one_row_sixteen_rows_half_or_all() {
 }
 
 #[test]
-fn vector_unit_instructions_are_reported_as_not_modelled_yet() {
-    let cp = match run_on(1, |_| {}, &["ttsfpnop"]) {
+fn vector_unit_instructions_compute_into_lregs_and_dst() {
+    // SFPLOADI.md: MOD0_FLOATB puts BF16 0x4040 (3.0) in LReg1 as FP32 0x40400000;
+    // SFPMUL.md: LReg2 = LReg1 * LReg1 + 0 (LReg9 is 0.0) = 9.0; SFPSTORE.md with
+    // MOD0_FMT_FP32 at Addr 4 writes the even columns of Dst32b rows 4..7, the high half in
+    // Dst's arrangement (sign, mantissa, exponent; Dst.md) and the low half as is.
+    let cp = match run_on(
+        0,
+        |_| {},
+        &[
+            "ttsfploadi 1, 0, 0x4040",
+            "ttsfpmul 1, 1, 9, 2, 0",
+            "ttsfpstore 2, 3, 0, 4",
+        ],
+    ) {
         Ok(cp) => cp,
         Err(e) => panic!("{e}"),
     };
-    assert!(cp
-        .warnings()
-        .iter()
-        .any(|e| e.message.contains("SFPNOP") && e.message.contains("not modelled")));
-}
-
-#[test]
-fn unpacr_nop_zerosrc_clears_the_unpackers_bank_or_both() {
-    let fill = |s: &mut TensixState| {
-        for b in 0..2 {
-            s.src_a.fill_bank(b, 0x1234);
-            s.src_b.fill_bank(b, 0x4321);
-        }
-    };
-    // Unpacker 0, clear value 1 (negative infinity: all ones), its bank only.
-    let s = ok(0, fill, &["ttunpacr_nop 0, 0, 0, 0, 0, 1, 0, 1, 1"]);
-    assert_eq!(s.src_a.read(0, 10, 3), 0x7ffff);
-    assert_eq!(s.src_a.read(1, 10, 3), 0x1234);
-    assert_eq!(s.src_b.read(0, 10, 3), 0x4321);
-    // Unpacker 1, zero, both banks.
-    let s = ok(0, fill, &["ttunpacr_nop 1, 0, 0, 0, 0, 1, 1, 0, 1"]);
-    assert_eq!(s.src_b.read(0, 63, 15), 0);
-    assert_eq!(s.src_b.read(1, 0, 0), 0);
-    assert_eq!(s.src_a.read(0, 0, 0), 0x1234);
-}
-
-#[test]
-fn cfgshiftmask_rotates_masked_scratch_into_a_config_word() {
-    // SCRATCH_SEC1 = 0xab; 8-bit mask rotated right by 8 = 0xff000000 cleared, then OR.
-    let s = ok(
-        0,
-        |s| {
-            s.cfg.set(0, f::SCRATCH_SEC1_val, 0x0000_01ab);
-            s.cfg.write_word(0, 20, 0xffff_ffff);
-        },
-        &["ttcfgshiftmask 0, 0, 7, 8, 1, 20"],
-    );
-    assert_eq!(s.cfg.word(0, 20), Some(0xabff_ffff));
-    // MaskMode 1 keeps the old bits; AluMode 3 adds; index 3 means the current thread's.
-    let s = ok(
-        2,
-        |s| {
-            s.cfg.set(2, f::SCRATCH_SEC2_val, 3);
-            s.cfg.write_word(0, 21, 5);
-        },
-        &["ttcfgshiftmask 1, 3, 31, 0, 3, 21"],
-    );
-    assert_eq!(s.cfg.word(0, 21), Some(8));
-}
-
-#[test]
-fn movb2a_copies_srcb_rows_to_srca_rows() {
-    let s = run_math(
-        |s| {
-            for r in 0..8usize {
-                for c in 0..16 {
-                    s.src_b.write(0, r, c, 0x100 + (r * 16 + c) as u32);
-                }
-            }
-            s.cfg.set(1, f::ALU_ACC_CTRL_Zero_Flag_disabled_src, 1);
-        },
-        &["ttmovb2a 10, 0, 2, 4"],
-    );
-    for k in 0..4usize {
-        for c in 0..16 {
-            assert_eq!(s.src_a.read(0, 8 + k, c), 0x100 + ((4 + k) * 16 + c) as u32);
+    assert!(cp.warnings().is_empty(), "{:?}", cp.warnings());
+    let s = cp.state();
+    assert_eq!(s.sfpu.state.lreg[1], [0x4040_0000; 32]);
+    assert_eq!(s.sfpu.state.lreg[2], [0x4110_0000; 32]); // 9.0
+    let nine = 0x4110_0000u32;
+    let hi = nine >> 16; // 0x4110: sign 0, exponent 0x82, mantissa 0x10
+    let dst_hi = (hi & 0x8000) | ((hi & 0x7f) << 8) | ((hi >> 7) & 0xff);
+    for row in 4..8 {
+        for col in 0..16 {
+            let want = if col % 2 == 0 { dst_hi << 16 } else { 0 };
+            assert_eq!(s.dst.read32(row, col, PLAIN), want, "row {row} col {col}");
         }
     }
+    assert_eq!(s.dst.read32(0, 0, PLAIN), 0);
 }
 
 #[test]
@@ -913,4 +871,25 @@ fn storeind_to_src_writes_four_bf16_datums_into_one_row() {
         &["ttstoreind 0, 0, 0, 4, 0, 8, 1"],
     );
     assert_eq!(s.src_a.read(0, 0, 4), (0x40 << 11) | 0x7f);
+}
+
+#[test]
+fn sfppopc_on_an_empty_flag_stack_is_undefined_naming_thread_word_and_cycle() {
+    // SFPPOPC.md: popping an empty stack is undefined behaviour.
+    let e = undefined(2, |_| {}, &["ttsfppopc 0, 0, 0, 0"]);
+    assert_eq!(e.thread, Some(2));
+    assert_eq!(e.word, Some(w("ttsfppopc 0, 0, 0, 0")));
+    assert!(
+        e.message.contains("SFPPOPC") && e.message.contains("empty flag stack"),
+        "{e}"
+    );
+    assert!(e.cycle > 0, "{e}");
+}
+
+#[test]
+fn sfpnop_executes_in_the_vector_unit_and_changes_no_lreg() {
+    // SFPNOP.md: no effect; the unit still counts it as executed.
+    let s = ok(0, |_| {}, &["ttsfpnop", "ttsfpnop"]);
+    assert_eq!(s.sfpu.state.lreg[0], [0; 32]);
+    assert_eq!(s.sfpu.executed(), 2);
 }

@@ -110,6 +110,9 @@ pub struct Coprocessor {
     deferred_src: [std::collections::VecDeque<Vec<(usize, usize, u32)>>; 2],
     progressed: bool,
     pushed: bool,
+    /// The last cycle a thread issued an instruction to the Vector Unit (its data effect
+    /// drove the unit's cycle); other cycles drive it idle while it has work of its own.
+    sfpu_issued_at: Option<u64>,
     /// The next cycle `step` expects (for idle checks between steps).
     now: u64,
 }
@@ -139,6 +142,7 @@ impl Coprocessor {
             deferred_src: Default::default(),
             progressed: false,
             pushed: false,
+            sfpu_issued_at: None,
             now: 0,
         }
     }
@@ -272,6 +276,7 @@ impl Coprocessor {
                     && !th.replay.playing()
                     && th.gate.slot.is_none()
                     && self.backend.thread_idle(thread as u8, self.now)
+                    && !self.state.sfpu.macro_pending()
             }
             None => true,
         }
@@ -282,6 +287,7 @@ impl Coprocessor {
         (0..THREADS).all(|t| self.thread_idle(t))
             && self.backend.idle(self.now)
             && !self.sync.window_writes_pending()
+            && !self.state.sfpu.macro_pending()
     }
 
     /// A RISC-V load from the PC-buffer semaphore window: `Semaphores[i].Value` (SyncUnit.md).
@@ -396,7 +402,12 @@ impl Coprocessor {
             cond::TRISC_CFG,
             self.trisc_cfg_pending.get(thread).copied().unwrap_or(false),
         );
-        set(cond::SFPU, b.thread_in(Unit::Vector, t));
+        // Instructions SFPLOADMACRO scheduled keep the Vector Unit busy for every thread
+        // (the unit does not record which thread's SFPLOADMACRO scheduled them).
+        set(
+            cond::SFPU,
+            b.thread_in(Unit::Vector, t) || self.state.sfpu.macro_pending(),
+        );
         set(cond::CFGEXU, b.any_in(Unit::Config));
         c
     }
@@ -469,6 +480,7 @@ impl Coprocessor {
             self.progressed = true;
         }
         self.gate_phase(cycle, mem)?;
+        self.vector_unit_idle_cycle(cycle)?;
         for t in 0..THREADS {
             self.frontend_phase(t, cycle);
         }

@@ -284,6 +284,14 @@ impl Coprocessor {
         if !self.backend.can_accept(insn.unit, &insn, cycle) {
             return Ok(false);
         }
+        // The Vector Unit's automatic stalling (SFPMAD.md, SFPSWAP.md, SFPSHFT2.md
+        // "Instruction scheduling") holds the instruction at the gate for the cycle.
+        if insn.unit == Unit::Vector
+            && self.arch == Arch::Blackhole
+            && self.state.sfpu.stalls(insn.word)
+        {
+            return Ok(false);
+        }
         if matches!(insn.op, Op::SemWait { cond: 0, .. }) {
             // Seed 000: wait_sem_cond == 0 is undefined behaviour. Permissive: SEMWAIT.md's
             // functional model latches a STALLWAIT with condition mask 0x0F.
@@ -360,6 +368,9 @@ impl Coprocessor {
         if insn.unit != Unit::None {
             self.backend.accept(insn.unit, tt, insn, cycle, waits);
         }
+        if insn.unit == Unit::Vector {
+            self.sfpu_issued_at = Some(cycle);
+        }
         // Data effects at dispatch. An UNPACR that must wait inside its unpacker for its bank
         // computes its addresses, updates its counters and reads L1 now (a later WRCFG of its
         // base address, as tt-llk's matmul unpack issues right behind it, must not affect it);
@@ -412,6 +423,36 @@ impl Coprocessor {
             )?;
         }
         Ok(true)
+    }
+
+    /// A cycle in which no thread issued to the Vector Unit: the unit still runs what
+    /// SFPLOADMACRO scheduled for it and lets its automatic-stall hazard expire
+    /// (`VectorUnit::cycle(None, ..)`, crate::sfpu's contract of one call per cycle).
+    pub(super) fn vector_unit_idle_cycle(&mut self, cycle: u64) -> Result<(), TensixError> {
+        if self.arch != Arch::Blackhole
+            || self.sfpu_issued_at == Some(cycle)
+            || self.state.sfpu.quiescent()
+        {
+            return Ok(());
+        }
+        let result = crate::sfpu::VectorUnit::cycle_in_state(None, &mut self.state);
+        self.progressed = true;
+        match result {
+            Ok(_) => Ok(()),
+            // Scheduled instructions have no issuing thread; the error names T0 as
+            // `cycle_on_state` resolves their configuration with thread 0's.
+            Err(e) => {
+                let e = e.into_tensix(0, cycle);
+                if e.kind == ErrorKind::Undefined && self.mode == Mode::Permissive {
+                    if !self.warnings.contains(&e) {
+                        self.warnings.push(e);
+                    }
+                    Ok(())
+                } else {
+                    Err(e)
+                }
+            }
+        }
     }
 
     pub(super) fn frontend_phase(&mut self, t: usize, cycle: u64) {

@@ -81,3 +81,56 @@ pub fn run(instructions: u64) -> BenchReport {
         errors,
     }
 }
+
+/// The figures of the same mix issued through the coprocessor: thread T1's instruction FIFO,
+/// its Wait Gate (automatic stalls included) and the dispatch to the unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CoprocessorBenchReport {
+    /// Vector Unit instructions executed.
+    pub instructions: u64,
+    /// Coprocessor cycles taken.
+    pub cycles: u64,
+    /// Host seconds taken.
+    pub seconds: f64,
+}
+
+impl CoprocessorBenchReport {
+    /// SFPU instructions per second of host time.
+    pub fn per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.instructions as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Push about `instructions` instructions of the mix to thread T1 of a Blackhole
+/// coprocessor and step it until they have all executed.
+pub fn run_in_coprocessor(
+    instructions: u64,
+) -> Result<CoprocessorBenchReport, crate::error::TensixError> {
+    use crate::coprocessor::{Coprocessor, PushSource};
+    use crate::fifo::Pushed;
+    let mut cp = Coprocessor::new(bhemu_isa::tensix::Arch::Blackhole);
+    let total = (instructions / MIX.len() as u64 + 1) * MIX.len() as u64;
+    let mut pushed = 0u64;
+    let mut cycle = 0u64;
+    let start = Instant::now();
+    while pushed < total || !cp.all_idle() {
+        if pushed < total {
+            let w = MIX[(pushed % MIX.len() as u64) as usize];
+            if cp.push(1, PushSource::Trisc, w)? == Pushed::Accepted {
+                pushed += 1;
+            }
+        }
+        cp.step(cycle)?;
+        cycle += 1;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(CoprocessorBenchReport {
+        instructions: cp.state().sfpu.executed(),
+        cycles: cycle,
+        seconds,
+    })
+}

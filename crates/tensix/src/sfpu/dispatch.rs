@@ -61,13 +61,48 @@ impl VectorUnit {
         issued: Option<(usize, u32)>,
         state: &mut TensixState,
     ) -> Result<Issued, SfpuError> {
+        let p = Prepared::new(self.rwc_sp, issued, state);
+        let mut ctx = p.context(&mut state.dst);
+        let outcome = self.cycle(issued.map(|(_, w)| w), &mut ctx)?;
+        p.finish(outcome, &mut self.rwc_sp, state);
+        Ok(outcome)
+    }
+
+    /// [`VectorUnit::cycle_on_state`] for the unit `state` owns (`state.sfpu`), borrowing
+    /// it in place rather than moving it out: what the coprocessor calls every cycle.
+    pub fn cycle_in_state(
+        issued: Option<(usize, u32)>,
+        state: &mut TensixState,
+    ) -> Result<Issued, SfpuError> {
+        let p = Prepared::new(state.sfpu.rwc_sp, issued, state);
+        let mut ctx = p.context(&mut state.dst);
+        let outcome = state.sfpu.cycle(issued.map(|(_, w)| w), &mut ctx)?;
+        let mut sp = state.sfpu.rwc_sp;
+        p.finish(outcome, &mut sp, state);
+        state.sfpu.rwc_sp = sp;
+        Ok(outcome)
+    }
+}
+
+/// What one cycle derives from the issuing thread's state before the unit runs.
+struct Prepared {
+    thread: usize,
+    decoded: Option<Insn>,
+    addr: u32,
+    new_sp: Option<u32>,
+    srcb_format: SrcbFormat,
+    dst_cfg: crate::state::DestAccessCfg,
+}
+
+impl Prepared {
+    fn new(rwc_sp: [u32; 3], issued: Option<(usize, u32)>, state: &TensixState) -> Prepared {
         let thread = issued.map_or(0, |(t, _)| t);
         let decoded = issued.and_then(|(_, w)| Insn::decode(w));
         let mut addr = 0;
         let mut new_sp = None;
         if let Some(insn) = decoded.filter(|i| matches!(i.op, Op::Load | Op::Store | Op::LoadMacro))
         {
-            let sp = self.rwc_sp.get(thread).copied().unwrap_or(0);
+            let sp = rwc_sp.get(thread).copied().unwrap_or(0);
             let inputs = addr_inputs(state, thread, insn.imm10(), sp);
             let mod0 = if insn.modifier == fmt::SRCB {
                 0xff // never INT32_ALL
@@ -82,21 +117,33 @@ impl VectorUnit {
             addr = a;
             new_sp = Some(s & 0x3ff);
         }
-        let srcb_format = srcb_format(state, thread);
-        let dst_cfg = state.dest_access_cfg(thread);
-        let mut ctx = SfpuContext {
-            dst: &mut state.dst,
-            dst_cfg,
+        Prepared {
+            thread,
+            decoded,
             addr,
-            srcb_format,
-        };
-        let outcome = self.cycle(issued.map(|(_, w)| w), &mut ctx)?;
-        if let (Issued::Executed, Some(insn), Some(sp)) = (outcome, decoded, new_sp) {
-            if let Some(slot) = self.rwc_sp.get_mut(thread) {
+            new_sp,
+            srcb_format: srcb_format(state, thread),
+            dst_cfg: state.dest_access_cfg(thread),
+        }
+    }
+
+    fn context<'a>(&self, dst: &'a mut crate::state::Dst) -> SfpuContext<'a> {
+        SfpuContext {
+            dst,
+            dst_cfg: self.dst_cfg,
+            addr: self.addr,
+            srcb_format: self.srcb_format,
+        }
+    }
+
+    /// After an executed SFPLOAD / SFPSTORE / SFPLOADMACRO: `RWCs.Sp` and
+    /// `ApplyPartialAddrMod(AddrMod)`.
+    fn finish(&self, outcome: Issued, rwc_sp: &mut [u32; 3], state: &mut TensixState) {
+        if let (Issued::Executed, Some(insn), Some(sp)) = (outcome, self.decoded, self.new_sp) {
+            if let Some(slot) = rwc_sp.get_mut(self.thread) {
                 *slot = sp;
             }
-            state.apply_addr_mod(thread, ((insn.word >> 13) & 7) as usize, false);
+            state.apply_addr_mod(self.thread, ((insn.word >> 13) & 7) as usize, false);
         }
-        Ok(outcome)
     }
 }

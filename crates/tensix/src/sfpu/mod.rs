@@ -5,8 +5,13 @@
 //! Source: tt-isa-documentation: BlackholeA0/TensixTile/TensixCoprocessor/VectorUnit.md and
 //! the `SFP*.md` page of each instruction (named in each function's doc comment).
 //!
-//! # For the dispatcher (wiring into the coprocessor)
-//! With the coprocessor's [`crate::state::TensixState`], call
+//! # How the coprocessor drives it
+//! The coprocessor owns one unit in [`crate::state::TensixState::sfpu`] and drives it with
+//! [`VectorUnit::cycle_in_state`]: from `crate::units::compute::vector_unit` when a thread
+//! dispatches an `SFP*` instruction, and from its per-cycle step on other cycles while the
+//! unit is not [`VectorUnit::quiescent`]; its Wait Gate asks [`VectorUnit::stalls`]
+//! (docs/tensix-datapath.md). For a unit outside a coprocessor, with a
+//! [`crate::state::TensixState`], call
 //! [`VectorUnit::cycle_on_state`]`(Some((thread, word)), state)` / `(None, state)` once per
 //! cycle: it derives the context below from the thread's configuration and RWCs and applies
 //! the RWC updates ([`dispatch`]). At the lower level, without that state:
@@ -159,6 +164,13 @@ impl VectorUnit {
     /// Whether instructions scheduled by SFPLOADMACRO are still waiting.
     pub fn macro_pending(&self) -> bool {
         !self.pending.is_empty()
+    }
+
+    /// Whether a cycle without an issued instruction changes nothing: no SFPLOADMACRO
+    /// schedule is waiting and no automatic-stall hazard is left from the last issue. The
+    /// coprocessor drives `cycle(None, ..)` on idle-issue cycles only while this is false.
+    pub fn quiescent(&self) -> bool {
+        self.pending.is_empty() && self.hazard == timing::Hazard::default()
     }
 
     /// Whether automatic stalling holds `word` back this cycle (see [`timing`]).

@@ -47,6 +47,9 @@ pub struct TensixState {
     pub adcs: [Adcs; THREADS],
     /// The Matrix Unit's own state (undefined Dst rows after ZEROACC, the hazard checker).
     pub matrix: crate::matrix::MatrixUnit,
+    /// The Vector Unit (SFPU): `LReg`s, lane flags, SFPLOADMACRO's schedule and the
+    /// automatic-stall hazard; its `Dst` accesses go to [`TensixState::dst`] like every unit's.
+    pub sfpu: crate::sfpu::VectorUnit,
     /// Unpacker 0 / 1 context counters and `SrcRow` (UNPACR_Regular.md).
     pub unpackers: [crate::units::unpack::UnpackerState; 2],
     /// Packer output streams kept between PACRs (Packers/OutputAddressGenerator.md).
@@ -71,6 +74,7 @@ impl TensixState {
             rwcs: [Rwc::default(); THREADS],
             adcs: [Adcs::default(); THREADS],
             matrix: crate::matrix::MatrixUnit::new(),
+            sfpu: crate::sfpu::VectorUnit::new(),
             unpackers: Default::default(),
             packers: Default::default(),
         }

@@ -1,10 +1,13 @@
 //! The single place where the Matrix Unit's arithmetic (ELWADD/ELWSUB/ELWMUL, MVMUL, DOTPV,
 //! pooling, ...) and the Vector Unit's `SFP*` instructions are applied to the data state.
-//! The Matrix Unit computes (`crate::matrix`); the Vector Unit (`crate::sfpu`) is not yet
-//! driven from here, so SFP* instructions stay timing only and say so once in the warnings.
+//! The Matrix Unit computes in `crate::matrix`, the Vector Unit in `crate::sfpu`; both own
+//! their state inside `TensixState` and reach `Dst` through it.
 use bhemu_isa::tensix::blackhole::Insn;
 
 use super::{Ctx, UnitResult};
+use crate::coprocessor::Mode;
+use crate::error::ErrorKind;
+use crate::sfpu::VectorUnit;
 
 /// Matrix Unit (FPU) arithmetic: called at dispatch with the decoded instruction.
 pub fn matrix_unit(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
@@ -17,7 +20,23 @@ pub fn matrix_unit(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
 }
 
 /// Vector Unit (SFPU): called at dispatch with the decoded instruction.
-pub fn vector_unit(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
-    let name = insn.def().map_or("SFPU instruction", |d| d.name);
-    ctx.not_modelled(name)
+/// The instruction is this cycle's issue to the unit (the Wait Gate has checked
+/// [`crate::sfpu::VectorUnit::stalls`]); SFPLOADMACRO-scheduled instructions due this cycle
+/// run first. Cycles without an issue are driven by the coprocessor's step.
+pub fn vector_unit(ctx: &mut Ctx, _insn: &Insn) -> UnitResult {
+    match VectorUnit::cycle_in_state(Some((ctx.thread, ctx.word)), ctx.state) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let e = e.into_tensix(ctx.thread as u8, ctx.cycle);
+            match (e.kind, ctx.mode) {
+                // Permissive mode records undefined behaviour and carries on; the unit has
+                // applied what the instruction did before the undefined part.
+                (ErrorKind::Undefined, Mode::Permissive) => {
+                    ctx.warn(e);
+                    Ok(())
+                }
+                _ => Err(e),
+            }
+        }
+    }
 }

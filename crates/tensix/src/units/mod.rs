@@ -162,7 +162,7 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn warn(&mut self, e: TensixError) {
+    pub(crate) fn warn(&mut self, e: TensixError) {
         if !self
             .warnings
             .iter()

@@ -15,6 +15,8 @@ mod cmd_riscv;
 mod cmd_run;
 mod cmd_tasm;
 mod cmd_tensix;
+mod demo_chip;
+mod demo_ref;
 
 #[derive(Parser)]
 #[command(

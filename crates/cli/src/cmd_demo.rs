@@ -99,7 +99,9 @@ fn chip_part() -> Result<bool, CliError> {
     );
     let ok = j.sum_exact == j.tiles && j.product_exact == j.tiles;
     match &j.first_mismatch {
-        None if ok => println!("   ok: every tile's sum and product equal the reference bit for bit"),
+        None if ok => {
+            println!("   ok: every tile's sum and product equal the reference bit for bit")
+        }
         Some(m) => println!("   FAILED: first difference: {m}"),
         None => println!("   FAILED"),
     }

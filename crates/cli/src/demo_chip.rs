@@ -91,14 +91,19 @@ pub fn run() -> Result<ChipJob, CliError> {
         .iter()
         .map(|(name, b)| ElfImage::parse(b, name).map_err(chip_err))
         .collect::<Result<Vec<_>, _>>()?;
-    let coords: Vec<(u8, u8)> = chip.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
+    let coords: Vec<(u8, u8)> = chip
+        .tiles()
+        .iter()
+        .map(|t| (t.node().x, t.node().y))
+        .collect();
     let mut expected = Vec::with_capacity(coords.len());
     for (i, &(x, y)) in coords.iter().enumerate() {
         for img in &images {
             for s in &img.segments {
                 let mut data = s.data.clone();
                 data.resize(s.mem_size.max(data.len() as u32) as usize, 0);
-                chip.write_l1(x, y, u64::from(s.addr), &data).map_err(chip_err)?;
+                chip.write_l1(x, y, u64::from(s.addr), &data)
+                    .map_err(chip_err)?;
             }
         }
         let (a, b) = inputs(i);

@@ -11,7 +11,11 @@ fn demo_output_names_chip_compute_and_verdicts() {
         .output()
         .unwrap_or_else(|e| panic!("running bhemu demo: {e}"));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for needle in [
         "3. Chip: bf16 C = A + B and C = B @ A (32x32) on all 140 Tensix tiles",
         "UNPACR",
@@ -27,7 +31,10 @@ fn demo_output_names_chip_compute_and_verdicts() {
         .lines()
         .find(|l| l.contains("simulated cycles"))
         .unwrap_or_else(|| panic!("no speed line in:\n{text}"));
-    assert!(speed.contains("s wall") && speed.contains("M tile-clocks/s"), "{speed}");
+    assert!(
+        speed.contains("s wall") && speed.contains("M tile-clocks/s"),
+        "{speed}"
+    );
 }
 
 fn tool_works(tool: &str) -> bool {
@@ -45,7 +52,9 @@ fn demo_kernels_match_sources() {
         if std::env::var("BHEMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
             panic!("riscv64-unknown-elf-gcc is missing and BHEMU_REQUIRE_TOOLS=1");
         }
-        eprintln!("skipped: riscv64-unknown-elf-gcc not found (apt-get install gcc-riscv64-unknown-elf)");
+        eprintln!(
+            "skipped: riscv64-unknown-elf-gcc not found (apt-get install gcc-riscv64-unknown-elf)"
+        );
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -55,7 +64,11 @@ fn demo_kernels_match_sources() {
         .arg(&out)
         .output()
         .unwrap_or_else(|e| panic!("running build-demo-kernels.sh: {e}"));
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     for name in ["brisc.elf", "trisc0.elf", "trisc1.elf", "trisc2.elf"] {
         let built = std::fs::read(out.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let committed = std::fs::read(root.join("crates/cli/demo").join(name))

@@ -97,6 +97,14 @@ fn chip_part() -> Result<bool, CliError> {
         j.wall.as_secs_f64(),
         j.tile_clocks_per_second() / 1e6
     );
+    if let Some(((x, y), sum, product)) = j.sample {
+        println!("   e.g. tile ({x},{y}): (A + B)[0][0] = {sum}, (B @ A)[0][0] = {product}");
+    }
+    println!(
+        "   {} MVMUL of 8x16x16: {:.0} M multiply-adds/s",
+        j.tiles as u64 * crate::demo_chip::MVMULS_PER_TILE,
+        j.multiply_adds_per_second() / 1e6
+    );
     let ok = j.sum_exact == j.tiles && j.product_exact == j.tiles;
     match &j.first_mismatch {
         None if ok => {

@@ -26,6 +26,9 @@ const L1_SUM: u64 = 0x30000;
 const L1_PRODUCT: u64 = 0x30800;
 const L1_DONE: u32 = 0x31000;
 const DONE: u32 = 0x600D_F00D;
+/// MVMULs per tile in trisc1.c (4 output faces x 2 k-faces x 2 row halves x 4 phases), each
+/// 8x16x16 multiply-adds.
+pub const MVMULS_PER_TILE: u64 = 64;
 /// Far beyond the few thousand cycles the job takes; reaching it is reported as a hang.
 const MAX_CYCLES: u64 = 1_000_000;
 
@@ -39,11 +42,19 @@ pub struct ChipJob {
     pub product_exact: usize,
     /// The first differing datum, as a sentence.
     pub first_mismatch: Option<String>,
+    /// The first tile's coordinates and its `(A + B)[0][0]`, `(B @ A)[0][0]` as computed.
+    pub sample: Option<((u8, u8), f32, f32)>,
 }
 
 impl ChipJob {
     pub fn tile_clocks_per_second(&self) -> f64 {
         self.tiles as f64 * self.cycles as f64 / self.wall.as_secs_f64().max(1e-9)
+    }
+
+    /// Matrix Unit multiply-adds (MVMUL only) per wall second.
+    pub fn multiply_adds_per_second(&self) -> f64 {
+        (self.tiles as u64 * MVMULS_PER_TILE * 8 * 16 * 16) as f64
+            / self.wall.as_secs_f64().max(1e-9)
     }
 }
 
@@ -146,6 +157,7 @@ pub fn run() -> Result<ChipJob, CliError> {
         sum_exact: 0,
         product_exact: 0,
         first_mismatch: None,
+        sample: None,
     };
     for (&(x, y), (sum, product)) in coords.iter().zip(&expected) {
         for (what, addr, want, count) in [
@@ -169,6 +181,14 @@ pub fn run() -> Result<ChipJob, CliError> {
                 Some(_) => {}
             }
         }
+    }
+    if let Some(&(x, y)) = coords.first() {
+        let mut first = |addr: u64| -> Result<f32, CliError> {
+            let mut b = [0u8; 2];
+            chip.read_l1(x, y, addr, &mut b).map_err(chip_err)?;
+            Ok(f32::from_bits(u32::from(u16::from_le_bytes(b)) << 16))
+        };
+        job.sample = Some(((x, y), first(L1_SUM)?, first(L1_PRODUCT)?));
     }
     Ok(job)
 }

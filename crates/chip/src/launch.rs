@@ -10,6 +10,9 @@
 //!   `CB_OFFSET` (four words per CB index: address, size, pages, page size — all in bytes);
 //! - launch message 0 ([`launch_message`]) and then `RUN_MSG_GO`.
 //!
+//! The `launch_msg_t` offsets written here and the mailbox addresses of [`crate::host`] are
+//! checked against the firmware ELFs' own layout by `tests/firmware_layout.rs`.
+//!
 //! A program that does not finish within the cycle limit is reported by [`stuck_report`]: each
 //! core still inside its kernel, its pc, and the circular buffer it polls, if any.
 use std::sync::Arc;

@@ -4,7 +4,10 @@
 //! 1. a self-checking RISC-V program on one baby-core hart;
 //! 2. docs/wait-gate.md pattern 4 on the Tensix coprocessor: math (T1) and pack (T2) double-buffering
 //!    the Dst register through semaphore 1 (max 2);
-//! 3. the PTO engine running one cube→vector hand-off on the A5 and A2/A3 profiles.
+//! 3. the whole chip computing: 140 Tensix tiles each unpack two bf16 32x32 tiles, add and
+//!    multiply them on the Matrix Unit and pack the results, from the project's own kernels
+//!    started at the cores' reset pcs (`crate::demo_chip`), checked bit for bit;
+//! 4. the PTO engine running one cube→vector hand-off on the A5 and A2/A3 profiles.
 use std::process::ExitCode;
 
 use bhemu_isa::tensix::{opcodes, Arch};
@@ -26,9 +29,11 @@ pub fn run(_a: DemoArgs) -> Result<ExitCode, CliError> {
     println!();
     let tensix_ok = tensix_part()?;
     println!();
+    let chip_ok = chip_part()?;
+    println!();
     let pto_ok = pto_part()?;
     println!();
-    let all = riscv_ok && tensix_ok && pto_ok;
+    let all = riscv_ok && tensix_ok && chip_ok && pto_ok;
     println!("demo {}", if all { "passed" } else { "FAILED" });
     Ok(if all {
         ExitCode::SUCCESS
@@ -77,8 +82,42 @@ fn tensix_part() -> Result<bool, CliError> {
     }
 }
 
+fn chip_part() -> Result<bool, CliError> {
+    println!("3. Chip: bf16 C = A + B and C = B @ A (32x32) on all 140 Tensix tiles, each its own random A, B");
+    println!("   own kernels from the reset pcs, no firmware: BRISC configures, TRISC0 UNPACR A->SrcA B->SrcB,");
+    println!("   TRISC1 ELWADD x8 + MVMUL x64 (4 fidelity phases) into Dst, TRISC2 PACR Dst->L1 after semaphore 1");
+    let j = crate::demo_chip::run()?;
+    println!(
+        "   A + B bit-exact on {}/{} tiles, B @ A bit-exact on {}/{} tiles (reference: ISA pages' ELWADD/MVMUL models)",
+        j.sum_exact, j.tiles, j.product_exact, j.tiles
+    );
+    println!(
+        "   {} simulated cycles, {:.2} s wall, {:.2} M tile-clocks/s",
+        j.cycles,
+        j.wall.as_secs_f64(),
+        j.tile_clocks_per_second() / 1e6
+    );
+    if let Some(((x, y), sum, product)) = j.sample {
+        println!("   e.g. tile ({x},{y}): (A + B)[0][0] = {sum}, (B @ A)[0][0] = {product}");
+    }
+    println!(
+        "   {} MVMUL of 8x16x16: {:.0} M multiply-adds/s",
+        j.tiles as u64 * crate::demo_chip::MVMULS_PER_TILE,
+        j.multiply_adds_per_second() / 1e6
+    );
+    let ok = j.sum_exact == j.tiles && j.product_exact == j.tiles;
+    match &j.first_mismatch {
+        None if ok => {
+            println!("   ok: every tile's sum and product equal the reference bit for bit")
+        }
+        Some(m) => println!("   FAILED: first difference: {m}"),
+        None => println!("   FAILED"),
+    }
+    Ok(ok)
+}
+
 fn pto_part() -> Result<bool, CliError> {
-    println!("3. Ascend PTO: one cube->vector hand-off, two profiles (examples/pto/handoff.pto)");
+    println!("4. Ascend PTO: one cube->vector hand-off, two profiles (examples/pto/handoff.pto)");
     let a5 = bhemu_pto::run_source(HANDOFF, Profile::A5);
     let a2 = bhemu_pto::run_source(HANDOFF, Profile::A2A3);
     let first_mte2 = |r: &bhemu_pto::Report| {

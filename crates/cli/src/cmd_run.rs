@@ -46,6 +46,7 @@
 //! bit for bit; 1 an output differs; 2 bad input or an emulation error; 3 the cycle limit hit
 //! (the report names each stuck core, its pc and the CB it waits on).
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -55,6 +56,7 @@ use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, Firmware};
 use bhemu_chip::launch::{self, KernelImage, LocalCb, TileProgram, DATA_BASE};
 use bhemu_chip::{grid, Chip, ChipConfig, Core};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 use serde::Deserialize;
 
 use crate::run_reference::{self as model, Math};
@@ -877,9 +879,6 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         &mut progress("run", p.max_cycles, a.json),
     )
     .map_err(|e| CliError::new(format!("run failed: {e}")))?;
-    if !a.json && r.wall > Duration::from_secs(1) {
-        eprintln!();
-    }
     let stuck: Vec<String> = if r.finished {
         Vec::new()
     } else {
@@ -1063,15 +1062,34 @@ fn report(
     Ok(())
 }
 
-/// A progress line on stderr once a phase has run for more than a second (not with --json).
+/// A progress bar on stderr for a phase that runs longer than a second: cycles so far against
+/// `max_cycles`, simulated cycles per wall second and the elapsed time. Only when stderr is a terminal
+/// and not with `--json`, so logs and pipes see nothing; the bar is cleared when the phase ends.
 fn progress(label: &'static str, max: u64, quiet: bool) -> impl FnMut(u64) {
+    let show = !quiet && std::io::stderr().is_terminal();
     let start = Instant::now();
+    let mut bar: Option<ProgressBar> = None;
     move |cycles| {
-        if !quiet && start.elapsed() > Duration::from_secs(1) {
-            let pct = cycles.saturating_mul(100).checked_div(max).unwrap_or(100);
-            eprint!("\r{label}: {cycles} cycles ({pct}% of max_cycles)   ");
+        if !show || start.elapsed() < Duration::from_secs(1) {
+            return;
         }
+        let b = bar.get_or_insert_with(|| progress_bar(label, max).with_elapsed(start.elapsed()));
+        let rate = cycles as f64 / start.elapsed().as_secs_f64();
+        b.set_message(format!("{:.1} k cycles/s", rate / 1e3));
+        b.set_position(cycles);
     }
+}
+
+fn progress_bar(label: &'static str, max: u64) -> ProgressBar {
+    let style = ProgressStyle::with_template(
+        "{prefix}: [{bar:30}] {pos}/{len} cycles ({percent}% of max_cycles), {msg}, {elapsed}",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::with_draw_target(Some(max), ProgressDrawTarget::stderr())
+        .with_style(style)
+        .with_prefix(label)
+        .with_finish(ProgressFinish::AndClear)
 }
 
 #[cfg(test)]

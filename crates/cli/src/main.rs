@@ -17,6 +17,8 @@ mod cmd_tasm;
 mod cmd_tensix;
 mod run_reference;
 mod sfpu_ref;
+mod demo_chip;
+mod demo_ref;
 
 #[derive(Parser)]
 #[command(

@@ -16,10 +16,12 @@ pub mod error;
 pub mod grid;
 pub mod host;
 pub mod launch;
+pub mod mmio_names;
 pub mod pcie;
 pub mod report;
 pub mod schedule;
 pub mod tile;
+pub mod trace;
 pub mod watchdog;
 
 pub use bhemu_noc::NocIndex;

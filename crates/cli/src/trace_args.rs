@@ -50,3 +50,22 @@ impl TraceArgs {
         Ok(())
     }
 }
+
+impl TraceArgs {
+    /// Installs a chip tracer when `--trace` was given.
+    pub fn install(&self, chip: &mut bhemu_chip::Chip) -> Result<(), CliError> {
+        if let Some(o) = self.options()? {
+            bhemu_chip::trace::ChipTracer::install(chip, o)
+                .map_err(|e| CliError::new(format!("trace: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Finishes the chip's trace (if any) and writes it to the `--trace` file.
+    pub fn finish(&self, chip: &mut bhemu_chip::Chip) -> Result<(), CliError> {
+        match chip.finish_trace() {
+            Some(t) => self.write(&t),
+            None => Ok(()),
+        }
+    }
+}

@@ -235,6 +235,10 @@ impl Tile {
     pub fn debug_regs(&self) -> &DebugRegs {
         &self.p.debug
     }
+    /// For a timeline tracer's dispatch log (`crate::trace`).
+    pub fn coprocessor_mut(&mut self) -> &mut Coprocessor {
+        &mut self.p.cp
+    }
     pub fn coprocessor(&self) -> &Coprocessor {
         &self.p.cp
     }

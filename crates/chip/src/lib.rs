@@ -14,6 +14,7 @@ pub mod dram;
 pub mod elf;
 pub mod error;
 pub mod grid;
+pub mod hang;
 pub mod host;
 pub mod launch;
 pub mod mmio_names;

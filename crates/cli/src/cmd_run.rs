@@ -750,7 +750,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
     let stuck: Vec<String> = if r.finished {
         Vec::new()
     } else {
-        launch::stuck_report(&chip, &r)
+        launch::stuck_report_for(&chip, &r, &programs)
             .iter()
             .map(|s| s.to_string())
             .collect()

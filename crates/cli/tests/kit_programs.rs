@@ -398,8 +398,23 @@ fn run_reports_a_cb_deadlock_naming_core_pc_and_cb() {
         .unwrap_or_else(|| panic!("no TRISC0 line: {out}"));
     assert!(line.contains("at pc 0x0002"), "{line}");
     assert!(
-        line.contains("waits on CB 0: waits for tiles; 1 pushed"),
+        line.contains("in `kernel_main()` waits on CB 0: waits for tiles; 1 pushed, 0 popped (1 in the CB)"),
         "{line}"
+    );
+    // The culprit: the reader already left its kernel; nothing will push the second tile.
+    assert!(
+        line.contains("finished their kernel without pushing more: BRISC ("),
+        "{line}"
+    );
+    assert!(line.contains("reader/brisc.elf)"), "{line}");
+    // Pack (T2) waits for math to post MATH_PACK, which math never does.
+    let t2 = out
+        .lines()
+        .find(|l| l.contains("TRISC2"))
+        .unwrap_or_else(|| panic!("no TRISC2 line: {out}"));
+    assert!(
+        t2.contains("semaphore 1 (MATH_PACK) is 0: nothing posted it (SEMPOST)"),
+        "{t2}"
     );
 }
 

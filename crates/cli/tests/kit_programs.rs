@@ -576,8 +576,29 @@ fn traced_run(program: &Path, name: &str, extra: &[&str]) -> serde_json::Value {
         .expect("run bhemu");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("written to"), "{err}");
+    LAST_STDOUT.with(|s| *s.borrow_mut() = String::from_utf8_lossy(&o.stdout).into_owned());
     let text = std::fs::read_to_string(&file).expect("trace file");
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("trace is not JSON: {e}"))
+}
+
+thread_local! {
+    /// stdout of this thread's last `traced_run`.
+    static LAST_STDOUT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Tracing changes nothing the program computes or how long it takes in simulated cycles.
+#[test]
+fn traced_run_has_the_same_cycles_and_verdict_as_untraced() {
+    if kit().is_none() {
+        return;
+    }
+    let (code, out, err) = bhemu_run(&program("dataflow_copy.toml"), true);
+    assert_eq!(code, 0, "{out}{err}");
+    let plain = json_of(&out);
+    traced_run(&program("dataflow_copy.toml"), "same.trace.json", &["--json"]);
+    let traced = json_of(&LAST_STDOUT.with(|s| s.borrow().clone()));
+    assert_eq!(traced["cycles"], plain["cycles"]);
+    assert_eq!(traced["outputs"], plain["outputs"]);
 }
 
 /// The track (pid, tid) named `track` of process `process`.

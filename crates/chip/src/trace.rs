@@ -259,6 +259,7 @@ impl Chip {
     }
 
     /// One cycle, then the tracer's sample (also after a failed cycle, so the trace shows it).
+    #[inline(never)]
     pub(crate) fn traced_tick(&mut self) -> Result<(), ChipError> {
         let r = self.tick();
         if let Some(mut t) = self.tracer.take() {

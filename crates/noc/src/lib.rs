@@ -546,7 +546,9 @@ impl Noc {
         faults
     }
 
-    /// Adds `req` to the trace log.
+    /// Adds `req` to the trace log (cold: kept out of `accept`'s code when no one traces).
+    #[cold]
+    #[inline(never)]
     fn record(&mut self, req: &Request, now: u64, origin: usize) {
         let target = NodeId::from_xy_field(req.targ_hi);
         let latency = match self.slot(target) {

@@ -174,7 +174,10 @@ mod tests {
     fn hang_semaphore_never_posted_names_the_semaphore_and_its_value() {
         let cp = cp_with(
             2,
-            &["ttsemwait 1, 2, 1", "ttpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0"],
+            &[
+                "ttsemwait 1, 2, 1",
+                "ttpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0",
+            ],
             &[(1, 0, 2)],
         );
         let s = tensix_thread_line(&cp, 2).unwrap();
@@ -210,7 +213,10 @@ mod tests {
     fn hang_spin_note_after_spin_cycles_without_mmio() {
         assert_eq!(spin_note(None, 100), None);
         let s = spin_note(None, SPIN_CYCLES + 1).unwrap();
-        assert!(s.starts_with("never touched a memory-mapped register"), "{s}");
+        assert!(
+            s.starts_with("never touched a memory-mapped register"),
+            "{s}"
+        );
         let m = MmioAccess {
             pc: 0,
             addr: 0xFFB4_0000 + 40,
@@ -222,7 +228,10 @@ mod tests {
         };
         assert_eq!(spin_note(Some(&m), SPIN_CYCLES + 5), None);
         let s = spin_note(Some(&m), SPIN_CYCLES + 6).unwrap();
-        assert!(s.contains("since cycle 5 (last: load from CB 0 tiles-received counter)"), "{s}");
+        assert!(
+            s.contains("since cycle 5 (last: load from CB 0 tiles-received counter)"),
+            "{s}"
+        );
     }
 }
 
@@ -250,7 +259,8 @@ mod chip_tests {
         for (i, w) in code.iter().enumerate() {
             t.write_l1_u32(base + 4 * i as u32, *w).unwrap();
         }
-        chip.write_reg(1, 2, SOFT_RESET_ADDR, SOFT_RESET_BRISC_RUN).unwrap();
+        chip.write_reg(1, 2, SOFT_RESET_ADDR, SOFT_RESET_BRISC_RUN)
+            .unwrap();
         chip.clock(cycles).unwrap();
         chip.sync_parked().unwrap();
         let r = RunReport {
@@ -260,7 +270,10 @@ mod chip_tests {
             tiles: host::statuses(&chip),
         };
         let s = stuck_report(&chip, &r);
-        let b = s.iter().find(|s| s.core == Core::Brisc).expect("BRISC is stuck");
+        let b = s
+            .iter()
+            .find(|s| s.core == Core::Brisc)
+            .expect("BRISC is stuck");
         b.to_string()
     }
 

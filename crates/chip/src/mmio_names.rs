@@ -67,7 +67,9 @@ pub fn describe(addr: u32) -> String {
         let (t, off) = ((addr - PC_BUF_BASE) >> 16, (addr - PC_BUF_BASE) & 0xFFFF);
         return match off {
             0 => format!("PC buffer {t}"),
-            4 => format!("PC buffer {t} CoprocessorDoneCheck (TTSync: waits for its Tensix thread to drain)"),
+            4 => format!(
+                "PC buffer {t} CoprocessorDoneCheck (TTSync: waits for its Tensix thread to drain)"
+            ),
             8 => format!("PC buffer {t} MOPExpanderDoneCheck"),
             o if (0x20..0x40).contains(&o) => {
                 format!("PC buffer {t} SemaphoreAccess[{}]", (o - 0x20) / 4)
@@ -98,13 +100,22 @@ mod tests {
             describe(0xFFB2_0000 + 0x200 + 4 * 1),
             "NIU0 NIU_MST_WR_ACK_RECEIVED (write acks)"
         );
-        assert_eq!(describe(0xFFB3_0000 + 0x200 + 4 * 17), "NIU1 NIU_MST_REQS_OUTSTANDING_ID(1)");
-        assert_eq!(describe(0xFFB4_0000 + (3 << 12) + 40), "CB 3 tiles-received counter");
+        assert_eq!(
+            describe(0xFFB3_0000 + 0x200 + 4 * 17),
+            "NIU1 NIU_MST_REQS_OUTSTANDING_ID(1)"
+        );
+        assert_eq!(
+            describe(0xFFB4_0000 + (3 << 12) + 40),
+            "CB 3 tiles-received counter"
+        );
         assert_eq!(
             describe(0xFFE5_0000),
             "Tensix instruction buffer 1 (push into a full FIFO)"
         );
-        assert_eq!(describe(0xFFE8_0000 + 0x24), "PC buffer 0 SemaphoreAccess[1]");
+        assert_eq!(
+            describe(0xFFE8_0000 + 0x24),
+            "PC buffer 0 SemaphoreAccess[1]"
+        );
         assert_eq!(describe(0x1234), "0x00001234");
     }
 }

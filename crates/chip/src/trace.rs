@@ -138,7 +138,9 @@ impl ChipTracer {
         let cycle = chip.cycle().saturating_sub(1);
         let inc = self.opts.include;
         for tt in &mut self.tiles {
-            let Some(t) = chip.tiles_mut().get_mut(tt.index) else { continue };
+            let Some(t) = chip.tiles_mut().get_mut(tt.index) else {
+                continue;
+            };
             let pid = tile_pid(tt.x, tt.y);
             if inc.cores {
                 for (i, &core) in Core::ALL.iter().enumerate() {
@@ -149,7 +151,11 @@ impl ChipTracer {
                         CoreState::Reset | CoreState::Halted => None,
                         CoreState::Faulted => Some("faulted".to_string()),
                         _ if (base..base + TEXT_SIZE).contains(&pc) => Some(
-                            match self.kernels.iter().find(|k| (k.0, k.1, k.2) == (tt.x, tt.y, core)) {
+                            match self
+                                .kernels
+                                .iter()
+                                .find(|k| (k.0, k.1, k.2) == (tt.x, tt.y, core))
+                            {
                                 Some(k) => format!("kernel {}", k.3),
                                 None => "kernel".to_string(),
                             },
@@ -208,13 +214,20 @@ impl ChipTracer {
                         self.named.push(node);
                         let pid = tile_pid(node.0, node.1);
                         if !self.tiles.iter().any(|t| (t.x, t.y) == node) {
-                            self.trace.name_process(pid, &format!("node ({},{})", node.0, node.1), pid);
+                            self.trace.name_process(
+                                pid,
+                                &format!("node ({},{})", node.0, node.1),
+                                pid,
+                            );
                         }
                         self.trace.name_track(pid, noc_tid(0), "NoC0");
                         self.trace.name_track(pid, noc_tid(1), "NoC1");
                     }
                 }
-                let name = format!("{} {} B ({},{}) -> ({},{})", tr.kind, tr.len, o.0, o.1, g.0, g.1);
+                let name = format!(
+                    "{} {} B ({},{}) -> ({},{})",
+                    tr.kind, tr.len, o.0, o.1, g.0, g.1
+                );
                 self.trace.flow(
                     &name,
                     (tile_pid(o.0, o.1), noc_tid(n), tr.cycle),

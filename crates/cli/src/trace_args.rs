@@ -28,8 +28,18 @@ impl TraceArgs {
         }
         let e = |m: String| CliError::new(m);
         Ok(Some(TraceOptions {
-            tiles: self.trace_tiles.as_deref().map(parse_tiles).transpose().map_err(e)?,
-            window: self.trace_cycles.as_deref().map(parse_window).transpose().map_err(e)?,
+            tiles: self
+                .trace_tiles
+                .as_deref()
+                .map(parse_tiles)
+                .transpose()
+                .map_err(e)?,
+            window: self
+                .trace_cycles
+                .as_deref()
+                .map(parse_window)
+                .transpose()
+                .map_err(e)?,
             include: match &self.trace_include {
                 Some(s) => Include::parse(s).map_err(e)?,
                 None => Include::ALL,

@@ -99,7 +99,13 @@ impl CoprocessorTracer {
 
     /// Records what happened in `cp`'s step of `cycle`; `dispatched` is that step's dispatch
     /// log.
-    pub fn sample(&mut self, trace: &mut Trace, cp: &Coprocessor, cycle: u64, dispatched: &[Dispatch]) {
+    pub fn sample(
+        &mut self,
+        trace: &mut Trace,
+        cp: &Coprocessor,
+        cycle: u64,
+        dispatched: &[Dispatch],
+    ) {
         let arch = self.arch;
         let pid = self.pid;
         let mut left = [false; THREADS];
@@ -112,7 +118,14 @@ impl CoprocessorTracer {
             self.gate[t] = None;
             if self.include.tensix {
                 let name = disasm(arch, d.word);
-                trace.slice(pid, thread_tid(t), &name, d.cycle, d.cycle + 1, json!({"word": format!("{:#010x}", d.word)}));
+                trace.slice(
+                    pid,
+                    thread_tid(t),
+                    &name,
+                    d.cycle,
+                    d.cycle + 1,
+                    json!({"word": format!("{:#010x}", d.word)}),
+                );
             }
         }
         for t in 0..THREADS {
@@ -121,7 +134,11 @@ impl CoprocessorTracer {
                     Some((g, arrived, first)) if *g == w && !left[t] => {
                         if self.stall[t].is_none() {
                             let why = first.clone();
-                            self.stall[t] = Some(Stall { word: w, start: arrived + 1, why });
+                            self.stall[t] = Some(Stall {
+                                word: w,
+                                start: arrived + 1,
+                                why,
+                            });
                         }
                     }
                     _ => self.gate[t] = Some((w, cycle, why)),
@@ -135,18 +152,44 @@ impl CoprocessorTracer {
             }
             if self.include.tensix {
                 let (mop, replay) = cp.expanding(t);
-                span(trace, pid, expander_tid(t), "MOP expansion", &mut self.mop[t], mop, cycle);
-                span(trace, pid, expander_tid(t), "replay", &mut self.replay[t], replay, cycle);
+                span(
+                    trace,
+                    pid,
+                    expander_tid(t),
+                    "MOP expansion",
+                    &mut self.mop[t],
+                    mop,
+                    cycle,
+                );
+                span(
+                    trace,
+                    pid,
+                    expander_tid(t),
+                    "replay",
+                    &mut self.replay[t],
+                    replay,
+                    cycle,
+                );
             }
         }
         if self.include.units {
-            let now: Vec<(usize, u8, u32, u64)> =
-                cp.unit_occupancy().into_iter().map(|(u, _, t, w, d)| (u, t, w, d)).collect();
+            let now: Vec<(usize, u8, u32, u64)> = cp
+                .unit_occupancy()
+                .into_iter()
+                .map(|(u, _, t, w, d)| (u, t, w, d))
+                .collect();
             for e in &self.units {
                 if !now.contains(e) {
                     let (u, t, w, d) = *e;
                     let name = disasm(arch, w);
-                    trace.slice(pid, unit_tid(u), &name, d, cycle.max(d + 1), json!({"thread": t}));
+                    trace.slice(
+                        pid,
+                        unit_tid(u),
+                        &name,
+                        d,
+                        cycle.max(d + 1),
+                        json!({"thread": t}),
+                    );
                 }
             }
             self.units = now;
@@ -155,14 +198,24 @@ impl CoprocessorTracer {
             for (i, (v, _max)) in cp.semaphores().iter().enumerate() {
                 if self.sems[i] != Some(*v) {
                     self.sems[i] = Some(*v);
-                    trace.counter(pid, &format!("semaphore {i}"), cycle, &[("value", f64::from(*v))]);
+                    trace.counter(
+                        pid,
+                        &format!("semaphore {i}"),
+                        cycle,
+                        &[("value", f64::from(*v))],
+                    );
                 }
             }
             for t in 0..THREADS {
                 let n = cp.fifo_len(t);
                 if self.fifo[t] != Some(n) {
                     self.fifo[t] = Some(n);
-                    trace.counter(pid, &format!("T{t} FIFO depth"), cycle, &[("instructions", n as f64)]);
+                    trace.counter(
+                        pid,
+                        &format!("T{t} FIFO depth"),
+                        cycle,
+                        &[("instructions", n as f64)],
+                    );
                 }
             }
         }
@@ -189,14 +242,38 @@ impl CoprocessorTracer {
             if let Some(s) = self.stall[t].take() {
                 self.end_stall(trace, t, s, cycle);
             }
-            span(trace, self.pid, expander_tid(t), "MOP expansion", &mut self.mop[t], false, cycle);
-            span(trace, self.pid, expander_tid(t), "replay", &mut self.replay[t], false, cycle);
+            span(
+                trace,
+                self.pid,
+                expander_tid(t),
+                "MOP expansion",
+                &mut self.mop[t],
+                false,
+                cycle,
+            );
+            span(
+                trace,
+                self.pid,
+                expander_tid(t),
+                "replay",
+                &mut self.replay[t],
+                false,
+                cycle,
+            );
         }
     }
 }
 
 /// Opens a span when `on` turns true, records it when it turns false.
-fn span(trace: &mut Trace, pid: u32, tid: u32, name: &str, open: &mut Option<u64>, on: bool, cycle: u64) {
+fn span(
+    trace: &mut Trace,
+    pid: u32,
+    tid: u32,
+    name: &str,
+    open: &mut Option<u64>,
+    on: bool,
+    cycle: u64,
+) {
     match (*open, on) {
         (None, true) => *open = Some(cycle),
         (Some(s), false) => {

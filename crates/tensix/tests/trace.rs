@@ -9,7 +9,10 @@ use bhemu_trace::TraceOptions;
 use serde_json::Value;
 
 fn traced(name: &str, options: &TraceOptions) -> (RunResult, Value) {
-    let path = format!("{}/../../examples/tensix/{name}.tsx", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../examples/tensix/{name}.tsx",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let p = parse(Arch::Blackhole, &path, &text).unwrap_or_else(|e| panic!("{e}"));
     let (r, t) = run_traced(&p, RunOptions::default(), options);
@@ -24,7 +27,11 @@ fn events(v: &Value) -> Vec<Value> {
 
 fn dispatches(r: &RunResult, t: usize, line: &str) -> Vec<u64> {
     let w = assemble(Arch::Blackhole, line).unwrap_or_else(|e| panic!("{e}"));
-    r.dispatched[t].iter().filter(|x| x.1 == w).map(|x| x.0).collect()
+    r.dispatched[t]
+        .iter()
+        .filter(|x| x.1 == w)
+        .map(|x| x.0)
+        .collect()
 }
 
 /// docs/wait-gate.md pattern 4: math (T1) may run at most two Dst halves ahead of pack (T2).
@@ -43,18 +50,31 @@ fn trace_shows_pattern4_semwait_stall_on_t1_at_dispatch_log_cycles() {
     let semwait_stalls: Vec<&Value> = t1_stalls
         .iter()
         .copied()
-        .filter(|e| e["name"].as_str().is_some_and(|n| n.contains("STALL_ON_MAX on sem1=2/2")))
+        .filter(|e| {
+            e["name"]
+                .as_str()
+                .is_some_and(|n| n.contains("STALL_ON_MAX on sem1=2/2"))
+        })
         .collect();
     assert!(!semwait_stalls.is_empty(), "{t1_stalls:#?}");
     let mvmul = dispatches(&r, 1, "ttmvmul 3, 0, 0, 0");
     let semwait = dispatches(&r, 1, "ttsemwait 322, 2, 2");
     for s in &semwait_stalls {
         let name = s["name"].as_str().unwrap_or("");
-        assert!(name.starts_with("stall: ttmvmul 3, 0, 0, 0 — blocked by SEMWAIT block 0x142"), "{name}");
+        assert!(
+            name.starts_with("stall: ttmvmul 3, 0, 0, 0 — blocked by SEMWAIT block 0x142"),
+            "{name}"
+        );
         let end = s["ts"].as_u64().unwrap_or(0) + s["dur"].as_u64().unwrap_or(0);
-        assert!(mvmul.contains(&end), "stall ends at {end}, TTMVMUL dispatched at {mvmul:?}");
+        assert!(
+            mvmul.contains(&end),
+            "stall ends at {end}, TTMVMUL dispatched at {mvmul:?}"
+        );
         let k = mvmul.iter().position(|&c| c == end).unwrap_or(0);
-        assert!(k >= 2, "only the third and fourth tiles wait for pack (tile {k})");
+        assert!(
+            k >= 2,
+            "only the third and fourth tiles wait for pack (tile {k})"
+        );
         // It waited from the cycle after its SEMWAIT passed and it reached the gate.
         let start = s["ts"].as_u64().unwrap_or(0);
         assert!(start > semwait[k], "{start} vs SEMWAIT at {}", semwait[k]);
@@ -64,7 +84,11 @@ fn trace_shows_pattern4_semwait_stall_on_t1_at_dispatch_log_cycles() {
     let get = dispatches(&r, 2, "ttsemget 2");
     let first = semwait_stalls[0];
     let end = first["ts"].as_u64().unwrap_or(0) + first["dur"].as_u64().unwrap_or(0);
-    assert!(end > get[0], "math resumed at {end}, after pack's first SEMGET at {}", get[0]);
+    assert!(
+        end > get[0],
+        "math resumed at {end}, after pack's first SEMGET at {}",
+        get[0]
+    );
 }
 
 /// Each dispatched instruction is a one-cycle slice named by its disassembly; each backend
@@ -83,17 +107,35 @@ fn trace_has_dispatch_unit_and_counter_tracks() {
     let names: Vec<(u64, String)> = ev
         .iter()
         .filter(|e| e["ph"] == "M" && e["name"] == "thread_name")
-        .map(|e| (e["tid"].as_u64().unwrap_or(0), e["args"]["name"].as_str().unwrap_or("").to_string()))
+        .map(|e| {
+            (
+                e["tid"].as_u64().unwrap_or(0),
+                e["args"]["name"].as_str().unwrap_or("").to_string(),
+            )
+        })
         .collect();
-    let matrix_tid = names.iter().find(|(_, n)| n == "Matrix Unit (FPU)").map(|x| x.0);
+    let matrix_tid = names
+        .iter()
+        .find(|(_, n)| n == "Matrix Unit (FPU)")
+        .map(|x| x.0);
     assert!(matrix_tid.is_some(), "{names:?}");
     let in_matrix: Vec<(u64, u64)> = ev
         .iter()
-        .filter(|e| e["ph"] == "X" && e["tid"].as_u64() == matrix_tid && e["name"] == "ttmvmul 3, 0, 0, 0")
-        .map(|e| (e["ts"].as_u64().unwrap_or(0), e["dur"].as_u64().unwrap_or(0)))
+        .filter(|e| {
+            e["ph"] == "X" && e["tid"].as_u64() == matrix_tid && e["name"] == "ttmvmul 3, 0, 0, 0"
+        })
+        .map(|e| {
+            (
+                e["ts"].as_u64().unwrap_or(0),
+                e["dur"].as_u64().unwrap_or(0),
+            )
+        })
         .collect();
     assert_eq!(in_matrix.iter().map(|x| x.0).collect::<Vec<_>>(), mvmul);
-    assert!(in_matrix.iter().all(|x| x.1 >= 5), "MVMUL occupies the unit 5 cycles: {in_matrix:?}");
+    assert!(
+        in_matrix.iter().all(|x| x.1 >= 5),
+        "MVMUL occupies the unit 5 cycles: {in_matrix:?}"
+    );
     let sem1: Vec<f64> = ev
         .iter()
         .filter(|e| e["ph"] == "C" && e["name"] == "semaphore 1")
@@ -106,9 +148,15 @@ fn trace_has_dispatch_unit_and_counter_tracks() {
 /// A cycle window keeps only what happened inside it.
 #[test]
 fn trace_window_keeps_only_its_cycles() {
-    let opts = TraceOptions { window: Some((20, 40)), ..TraceOptions::default() };
+    let opts = TraceOptions {
+        window: Some((20, 40)),
+        ..TraceOptions::default()
+    };
     let (_, v) = traced("pattern4", &opts);
-    for e in events(&v).iter().filter(|e| e["ph"] == "X" || e["ph"] == "C") {
+    for e in events(&v)
+        .iter()
+        .filter(|e| e["ph"] == "X" || e["ph"] == "C")
+    {
         let ts = e["ts"].as_u64().unwrap_or(0);
         let end = ts + e["dur"].as_u64().unwrap_or(0);
         assert!(ts >= 20 && end <= 40, "{e}");
@@ -125,5 +173,8 @@ fn trace_names_the_invalid_mutex_stall() {
         .filter(|e| e["tid"] == 2 && e["name"].as_str().is_some_and(|n| n.starts_with("stall:")))
         .map(|e| e["name"].as_str().unwrap_or("").to_string())
         .collect();
-    assert_eq!(s, vec!["stall: ttatgetm 1 — invalid mutex index 1: waits forever".to_string()]);
+    assert_eq!(
+        s,
+        vec!["stall: ttatgetm 1 — invalid mutex index 1: waits forever".to_string()]
+    );
 }

@@ -165,7 +165,15 @@ impl Trace {
 
     /// A slice `[start, end)` on a track, clipped to the window; `args` is shown in the
     /// viewer's detail pane. Returns whether anything was recorded.
-    pub fn slice(&mut self, pid: u32, tid: u32, name: &str, start: u64, end: u64, args: Value) -> bool {
+    pub fn slice(
+        &mut self,
+        pid: u32,
+        tid: u32,
+        name: &str,
+        start: u64,
+        end: u64,
+        args: Value,
+    ) -> bool {
         let (mut s, mut e) = (start, end.max(start + 1));
         if let Some((a, b)) = self.window {
             s = s.max(a);
@@ -174,7 +182,8 @@ impl Trace {
                 return false;
             }
         }
-        let mut ev = json!({"ph": "X", "pid": pid, "tid": tid, "name": name, "ts": s, "dur": e - s});
+        let mut ev =
+            json!({"ph": "X", "pid": pid, "tid": tid, "name": name, "ts": s, "dur": e - s});
         if !args.is_null() {
             ev["args"] = args;
         }
@@ -191,7 +200,8 @@ impl Trace {
         for (k, v) in series {
             args.insert((*k).to_string(), json!(v));
         }
-        self.events.push(json!({"ph": "C", "pid": pid, "tid": 0, "name": name, "ts": ts, "args": args}));
+        self.events
+            .push(json!({"ph": "C", "pid": pid, "tid": 0, "name": name, "ts": ts, "args": args}));
     }
 
     /// A transfer from one track to another: a slice at each end (`from` lasting until the
@@ -202,7 +212,14 @@ impl Trace {
         }
         let id = self.next_flow;
         self.next_flow += 1;
-        self.slice(from.0, from.1, name, from.2, to.2.max(from.2 + 1), args.clone());
+        self.slice(
+            from.0,
+            from.1,
+            name,
+            from.2,
+            to.2.max(from.2 + 1),
+            args.clone(),
+        );
         self.slice(to.0, to.1, name, to.2, to.2 + 1, args);
         self.events.push(json!({"ph": "s", "pid": from.0, "tid": from.1, "name": name, "cat": "noc", "id": id, "ts": from.2}));
         self.events.push(json!({"ph": "f", "bp": "e", "pid": to.0, "tid": to.1, "name": name, "cat": "noc", "id": id, "ts": to.2}));
@@ -224,7 +241,8 @@ impl Trace {
     /// Writes the trace to `path`.
     pub fn write(&self, path: &std::path::Path) -> Result<(), String> {
         let text = self.to_json().to_string();
-        std::fs::write(path, text).map_err(|e| format!("{}: cannot write trace: {e}", path.display()))
+        std::fs::write(path, text)
+            .map_err(|e| format!("{}: cannot write trace: {e}", path.display()))
     }
 }
 
@@ -258,7 +276,13 @@ mod tests {
         assert_eq!(ev.iter().filter(|e| e["ph"] == "C").count(), 0);
         let s = ev.iter().find(|e| e["ph"] == "s").unwrap();
         let f = ev.iter().find(|e| e["ph"] == "f").unwrap();
-        assert_eq!((s["id"].clone(), s["ts"].clone(), s["pid"].clone()), (json!(1), json!(12), json!(1)));
-        assert_eq!((f["id"].clone(), f["ts"].clone(), f["pid"].clone()), (json!(1), json!(14), json!(2)));
+        assert_eq!(
+            (s["id"].clone(), s["ts"].clone(), s["pid"].clone()),
+            (json!(1), json!(12), json!(1))
+        );
+        assert_eq!(
+            (f["id"].clone(), f["ts"].clone(), f["pid"].clone()),
+            (json!(1), json!(14), json!(2))
+        );
     }
 }

@@ -71,6 +71,8 @@ pub struct Chip {
     l1_written: bool,
     /// Fast schedule: the last cycle visited no tile and no coprocessor.
     quiet: bool,
+    /// The timeline tracer, when one is recording ([`crate::trace`]).
+    pub(crate) tracer: Option<Box<crate::trace::ChipTracer>>,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
@@ -293,6 +295,7 @@ impl Chip {
             cp_busy: vec![true; n_tiles],
             l1_written: false,
             quiet: false,
+            tracer: None,
         })
     }
 
@@ -406,6 +409,12 @@ impl Chip {
     /// the cycle it happened in.
     pub fn clock(&mut self, n: u64) -> Result<(), ChipError> {
         let end = self.cycle.saturating_add(n);
+        if self.tracer.is_some() {
+            while self.cycle < end {
+                self.traced_tick()?;
+            }
+            return Ok(());
+        }
         while self.cycle < end {
             self.tick()?;
             self.skip_quiet(end);
@@ -533,6 +542,7 @@ impl Chip {
         mut done: impl FnMut(&Chip) -> bool,
     ) -> Result<bool, ChipError> {
         let end = self.cycle.saturating_add(max_cycles);
+        let traced = self.tracer.is_some();
         loop {
             if done(self) {
                 return Ok(true);
@@ -540,7 +550,11 @@ impl Chip {
             if self.cycle >= end {
                 return Ok(false);
             }
-            self.tick()?;
+            if traced {
+                self.traced_tick()?;
+            } else {
+                self.tick()?;
+            }
         }
     }
 
@@ -556,6 +570,9 @@ impl Chip {
         let end = self.cycle.saturating_add(max_cycles);
         if done(self) {
             return Ok(true);
+        }
+        if self.tracer.is_some() {
+            return self.run_until(end - self.cycle, done);
         }
         while self.cycle < end {
             self.tick()?;

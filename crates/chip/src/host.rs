@@ -310,9 +310,10 @@ fn deadlock(chip: &Chip) -> ChipError {
                 let n = t.node();
                 let what = match t.last_mmio(c) {
                     Some(m) => format!(
-                        "{} 0x{:08x} at pc 0x{:08x}",
+                        "{} 0x{:08x} ({}) at pc 0x{:08x}",
                         if m.write { "store to" } else { "load from" },
                         m.addr,
+                        crate::mmio_names::describe(m.addr),
                         m.pc
                     ),
                     None => format!("pc 0x{:08x}", t.pc(c)),

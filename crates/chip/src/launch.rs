@@ -86,6 +86,8 @@ pub struct KernelImage {
     pub file: String,
     /// (L1 address, bytes): the text and the data image, at their load addresses.
     pub writes: Vec<(u32, Vec<u8>)>,
+    /// Function symbols (address, size, name), for hang reports.
+    pub functions: Vec<(u32, u32, String)>,
 }
 
 impl KernelImage {
@@ -115,11 +117,26 @@ impl KernelImage {
             }
             writes.push((s.addr, s.data.clone()));
         }
+        let functions = img
+            .symbols
+            .iter()
+            .filter(|s| s.kind == crate::elf::SymbolKind::Func && s.size > 0)
+            .map(|s| (s.addr, s.size, s.name.clone()))
+            .collect();
         Ok(KernelImage {
             core,
             file: img.file.clone(),
             writes,
+            functions,
         })
+    }
+
+    /// The function holding `pc`, if the ELF named it.
+    pub fn function_at(&self, pc: u32) -> Option<&str> {
+        self.functions
+            .iter()
+            .find(|(a, n, _)| pc >= *a && pc - *a < *n)
+            .map(|(_, _, name)| name.as_str())
     }
 }
 
@@ -349,9 +366,13 @@ pub struct StuckCore {
     pub core: Core,
     pub pc: u32,
     pub wait: Option<CbWait>,
-    /// For a TRISC: its Tensix thread's Wait Gate latch and queued instructions, when either
-    /// holds it back.
+    /// For a TRISC: what its Tensix thread waits on ([`crate::hang::tensix_thread_line`]).
     pub tensix: Option<String>,
+    /// The kernel function holding the pc (from the kernel ELF's symbols).
+    pub function: Option<String>,
+    /// The culprit where the state shows it: cores that finished while this one waits for
+    /// tiles, the NoC counters a barrier polls, a loop that touches no register.
+    pub note: Option<String>,
 }
 
 impl std::fmt::Display for StuckCore {
@@ -364,6 +385,9 @@ impl std::fmt::Display for StuckCore {
             self.core.name().to_uppercase(),
             self.pc
         )?;
+        if let Some(func) = &self.function {
+            write!(f, " in `{func}`")?;
+        }
         match self.wait {
             Some(w) => {
                 let pushed = w.received & 0xFFFF;
@@ -376,9 +400,12 @@ impl std::fmt::Display for StuckCore {
                 };
                 write!(f, " waits on CB {}: {what} ({held} in the CB)", w.cb)
             }
-            None if self.tensix.is_some() => Ok(()),
+            None if self.tensix.is_some() || self.note.is_some() => Ok(()),
             None => write!(f, " (not polling a circular buffer)"),
         }?;
+        if let Some(n) = &self.note {
+            write!(f, "; {n}")?;
+        }
         match &self.tensix {
             Some(t) => write!(f, "; {t}"),
             None => Ok(()),
@@ -409,27 +436,25 @@ pub fn cb_counters(t: &crate::tile::Tile, cb: u8) -> (u32, u32) {
 /// Every core of an unfinished tile whose pc is inside its kernel window, with the CB it polls
 /// (its last MMIO access read a CB counter in the overlay).
 pub fn stuck_report(chip: &Chip, report: &RunReport) -> Vec<StuckCore> {
+    stuck_report_for(chip, report, &[])
+}
+
+/// [`stuck_report`] knowing the `programs` launched: kernel function names from their ELF
+/// symbols, and which kernels already finished (named when a core waits for tiles).
+pub fn stuck_report_for(chip: &Chip, report: &RunReport, programs: &[TileProgram]) -> Vec<StuckCore> {
     let mut out = Vec::new();
     let unfinished: Vec<(u8, u8)> = report.unfinished().map(|t| (t.x, t.y)).collect();
     for (x, y) in unfinished {
         let Some(t) = chip.tile(x, y) else { continue };
+        let program = programs.iter().find(|p| (p.x, p.y) == (x, y));
+        let kernels: Vec<(Core, String)> = program
+            .map(|p| p.kernels.iter().map(|k| (k.core, k.file.clone())).collect())
+            .unwrap_or_default();
         let mut cores = Vec::new();
         for (core, base) in TEXT_BASE {
             let pc = t.pc(core);
-            let tensix = tensix_thread(core).and_then(|th| {
-                let cp = t.coprocessor();
-                let latch = cp.latch(th);
-                let queued = cp.fifo_len(th);
-                (latch.is_some() || queued > 0).then(|| {
-                    format!(
-                        "Tensix thread {th}: {} with {queued} instruction(s) queued",
-                        match latch {
-                            Some(l) => format!("Wait Gate latched on {l:?}"),
-                            None => "no Wait Gate latch".to_string(),
-                        }
-                    )
-                })
-            });
+            let tensix = tensix_thread(core)
+                .and_then(|th| crate::hang::tensix_thread_line(t.coprocessor(), th));
             if (pc < base || pc >= base + TEXT_SIZE) && tensix.is_none() {
                 continue;
             }
@@ -453,6 +478,29 @@ pub fn stuck_report(chip: &Chip, report: &RunReport) -> Vec<StuckCore> {
                     acked,
                 }
             });
+            let function = program
+                .and_then(|p| p.kernels.iter().find(|k| k.core == core))
+                .and_then(|k| k.function_at(pc))
+                .map(crate::hang::plain_name);
+            let last = t.last_mmio(core);
+            let note = match wait {
+                Some(w) if w.for_tiles => {
+                    let done = crate::hang::finished_kernels(t, &kernels);
+                    (!done.is_empty()).then(|| {
+                        format!("finished their kernel without pushing more: {}", done.join(", "))
+                    })
+                }
+                Some(_) => None,
+                None => last
+                    .as_ref()
+                    .and_then(|m| crate::hang::noc_poll_note(chip, t, m))
+                    .or_else(|| {
+                        let running = t.core_state(core) == crate::tile::CoreState::Running;
+                        running
+                            .then(|| crate::hang::spin_note(last.as_ref(), chip.cycle()))
+                            .flatten()
+                    }),
+            };
             out.push(StuckCore {
                 x,
                 y,
@@ -460,6 +508,8 @@ pub fn stuck_report(chip: &Chip, report: &RunReport) -> Vec<StuckCore> {
                 pc,
                 wait,
                 tensix,
+                function,
+                note,
             });
         }
     }
@@ -475,6 +525,7 @@ mod tests {
             core,
             file: "k.elf".into(),
             writes: vec![(text_base(core), vec![0; 0x40])],
+            functions: vec![(text_base(core), 0x40, "kernel_main".into())],
         })
     }
 
@@ -593,6 +644,8 @@ mod tests {
             pc: 0x29010,
             wait: Some(wait),
             tensix: None,
+            function: None,
+            note: None,
         };
         assert_eq!(
             s.to_string(),
@@ -610,11 +663,13 @@ mod tests {
             core: Core::Trisc2,
             pc: 0x31000,
             wait: Some(full),
-            tensix: Some("Tensix thread 2: no Wait Gate latch with 3 instruction(s) queued".into()),
+            tensix: Some("T2 at instructions queued in the frontend".into()),
+            function: Some("kernel_main".into()),
+            note: None,
         };
         assert_eq!(
             s.to_string(),
-            "tile (1,2) TRISC2 at pc 0x00031000 waits on CB 16: waits for space; 2 pushed, 0 popped (2 in the CB); Tensix thread 2: no Wait Gate latch with 3 instruction(s) queued"
+            "tile (1,2) TRISC2 at pc 0x00031000 in `kernel_main` waits on CB 16: waits for space; 2 pushed, 0 popped (2 in the CB); T2 at instructions queued in the frontend"
         );
     }
 }

@@ -14,12 +14,15 @@ pub mod dram;
 pub mod elf;
 pub mod error;
 pub mod grid;
+pub mod hang;
 pub mod host;
 pub mod launch;
+pub mod mmio_names;
 pub mod pcie;
 pub mod report;
 pub mod schedule;
 pub mod tile;
+pub mod trace;
 pub mod watchdog;
 
 pub use bhemu_noc::NocIndex;

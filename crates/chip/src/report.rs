@@ -14,9 +14,10 @@ const TILES_PER_LINE: usize = 12;
 fn core_line(c: &CoreStatus) -> String {
     let last = match c.last_mmio {
         Some(m) => format!(
-            "last MMIO: {} 0x{:08x} ({} B) = 0x{:08x} at pc 0x{:08x}, cycle {}{}",
+            "last MMIO: {} 0x{:08x} [{}] ({} B) = 0x{:08x} at pc 0x{:08x}, cycle {}{}",
             if m.write { "store" } else { "load" },
             m.addr,
+            crate::mmio_names::describe(m.addr),
             m.width,
             m.value,
             m.pc,
@@ -44,9 +45,10 @@ fn group_key(t: &TileStatus) -> Vec<String> {
     for c in &t.cores {
         let last = match c.last_mmio {
             Some(m) => format!(
-                "last MMIO: {} 0x{:08x} ({} B) at pc 0x{:08x}{}",
+                "last MMIO: {} 0x{:08x} [{}] ({} B) at pc 0x{:08x}{}",
                 if m.write { "store" } else { "load" },
                 m.addr,
+                crate::mmio_names::describe(m.addr),
                 m.width,
                 m.pc,
                 if m.stalled { " (stalled)" } else { "" }

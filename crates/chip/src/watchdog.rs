@@ -71,8 +71,18 @@ impl Watchdog {
         } else {
             format!("still running {} cycles after launch", self.threshold)
         };
+        let mut threads = String::new();
+        for &i in &hung {
+            let Some(t) = chip.tiles().get(i) else { continue };
+            for th in 0..3 {
+                if let Some(l) = crate::hang::tensix_thread_line(t.coprocessor(), th) {
+                    let n = t.node();
+                    threads.push_str(&format!("\n  tile ({},{}) Tensix {l}", n.x, n.y));
+                }
+            }
+        }
         Some(format!(
-            "kernel hang suspected at cycle {now}: {} tile(s) launched (go signal GO) and not DONE, {why}; stuck cores and what they wait on:\n{}",
+            "kernel hang suspected at cycle {now}: {} tile(s) launched (go signal GO) and not DONE, {why}; stuck cores and what they wait on:\n{}{threads}",
             hung.len(),
             report::tiles_report(tiles, false).trim_end()
         ))
@@ -141,6 +151,31 @@ mod tests {
         let r = w.check(&c).unwrap();
         assert!(r.contains("no core can make progress"), "{r}");
         assert!(r.contains("BRISC   reset"), "{r}");
+    }
+
+    /// A hung tile whose Tensix thread waits on a semaphore: the report names the thread, the
+    /// semaphore (tt-llk's name) and its value.
+    #[test]
+    fn watchdog_names_the_tensix_thread_and_semaphore_it_waits_on() {
+        use bhemu_isa::tensix::{assemble, Arch};
+        use bhemu_tensix::coprocessor::PushSource;
+        let mut c = chip(RUN_MSG_GO);
+        spin_brisc(&mut c);
+        c.tile_mut(1, 2).unwrap().wake_coprocessor();
+        let cp = c.tile_mut(1, 2).unwrap().coprocessor_mut();
+        cp.set_semaphore(1, 0, 2).unwrap();
+        for l in ["ttsemwait 1, 2, 1", "ttpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0"] {
+            cp.push(2, PushSource::Trisc, assemble(Arch::Blackhole, l).unwrap())
+                .unwrap();
+        }
+        let mut w = Watchdog::new(CHECK_EVERY);
+        assert_eq!(w.check(&c), None);
+        c.clock(CHECK_EVERY).unwrap();
+        let r = w.check(&c).unwrap();
+        assert!(
+            r.ends_with("\n  tile (1,2) Tensix T2 at ttpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 — blocked by SEMWAIT block 0x001 STALL_ON_ZERO on sem1=0/2; semaphore 1 (MATH_PACK) is 0: nothing posted it (SEMPOST)"),
+            "{r}"
+        );
     }
 
     #[test]

@@ -72,6 +72,8 @@ pub struct BootArgs {
     /// results with less host work); default `BHEMU_SCHEDULE`, else fast.
     #[arg(long, value_name = "NAME")]
     pub schedule: Option<String>,
+    #[command(flatten)]
+    pub trace: crate::trace_args::TraceArgs,
 }
 
 /// A progress line on stderr once a phase has run for more than a second.
@@ -178,29 +180,41 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
         chip.set_schedule(Schedule::parse(name).map_err(err)?)
             .map_err(err)?;
     }
+    a.trace.install(&mut chip)?;
+    let r = boot_and_launch(&a, &mut chip, &fw, kernel.as_ref());
+    a.trace.finish(&mut chip)?;
+    r
+}
 
+/// Boot, then the `--kernel` launches; the exit status.
+fn boot_and_launch(
+    a: &BootArgs,
+    chip: &mut Chip,
+    fw: &Firmware,
+    kernel: Option<&Kernel>,
+) -> Result<ExitCode, CliError> {
     let r = host::boot(
-        &mut chip,
-        &fw,
+        chip,
+        fw,
         a.max_cycles,
         &mut progress("boot", a.max_cycles),
     );
-    print_warnings(&mut chip);
+    print_warnings(chip);
     let r = r.map_err(|e| CliError::new(format!("boot failed: {e}")))?;
     report("boot", &r, a.verbose, a.max_cycles);
     if !r.finished {
         return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
     }
-    if let Some(k) = &kernel {
+    if let Some(k) = kernel {
         for n in 1..=a.launches {
             let r = host::launch(
-                &mut chip,
+                chip,
                 k,
                 n,
                 a.max_cycles,
                 &mut progress("launch", a.max_cycles),
             );
-            print_warnings(&mut chip);
+            print_warnings(chip);
             let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {e}")))?;
             report(&format!("launch {n}"), &r, a.verbose, a.max_cycles);
             if !r.finished {

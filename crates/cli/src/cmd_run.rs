@@ -86,6 +86,8 @@ pub struct RunArgs {
     /// Firmware directory, flat or tt-metal's per-core layout (overrides `firmware`).
     #[arg(long, value_name = "DIR")]
     pub firmware: Option<PathBuf>,
+    #[command(flatten)]
+    pub trace: crate::trace_args::TraceArgs,
 }
 
 #[derive(Deserialize)]
@@ -870,19 +872,28 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         programs.push(tp);
     }
 
-    // Run.
+    // Run (traced when asked: the launch, not the boot).
+    a.trace.install(&mut chip)?;
+    if let Some(t) = chip.tracer_mut() {
+        for tp in &programs {
+            for k in &tp.kernels {
+                t.name_kernel(tp.x, tp.y, k.core, &k.file);
+            }
+        }
+    }
     let r = launch::launch_program(
         &mut chip,
         &programs,
         1,
         p.max_cycles,
         &mut progress("run", p.max_cycles, a.json),
-    )
-    .map_err(|e| CliError::new(format!("run failed: {e}")))?;
+    );
+    a.trace.finish(&mut chip)?;
+    let r = r.map_err(|e| CliError::new(format!("run failed: {e}")))?;
     let stuck: Vec<String> = if r.finished {
         Vec::new()
     } else {
-        launch::stuck_report(&chip, &r)
+        launch::stuck_report_for(&chip, &r, &programs)
             .iter()
             .map(|s| s.to_string())
             .collect()

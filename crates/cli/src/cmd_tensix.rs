@@ -28,6 +28,8 @@ pub enum TensixCommand {
         /// stopping at it.
         #[arg(long)]
         permissive: bool,
+        #[command(flatten)]
+        trace: crate::trace_args::TraceArgs,
     },
 }
 
@@ -62,7 +64,9 @@ pub fn run(c: TensixCommand) -> Result<ExitCode, CliError> {
         arch,
         max_cycles,
         permissive,
+        trace,
     } = c;
+    let trace_opts = trace.options()?;
     let Some(arch) = Arch::from_name(&arch) else {
         return Err(CliError::new(format!(
             "unknown --arch `{arch}` (blackhole or wormhole)"
@@ -87,14 +91,19 @@ pub fn run(c: TensixCommand) -> Result<ExitCode, CliError> {
     } else {
         Mode::Strict
     };
-    let r = runner::run(
-        &prog,
-        RunOptions {
-            arch,
-            max_cycles,
-            mode,
-        },
-    );
+    let opts = RunOptions {
+        arch,
+        max_cycles,
+        mode,
+    };
+    let r = match &trace_opts {
+        Some(o) => {
+            let (r, t) = bhemu_tensix::trace::run_traced(&prog, opts, o);
+            trace.write(&t)?;
+            r
+        }
+        None => runner::run(&prog, opts),
+    };
     if json {
         emit(&format!("{}\n", r.to_json()));
     } else {

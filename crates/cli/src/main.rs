@@ -19,6 +19,7 @@ mod run_reference;
 mod sfpu_ref;
 mod demo_chip;
 mod demo_ref;
+mod trace_args;
 
 #[derive(Parser)]
 #[command(

@@ -117,3 +117,33 @@ fn bad_data_lines_name_file_line_and_reason() {
         }
     }
 }
+
+/// `bhemu tensix run --trace FILE`: the file is trace-event JSON with T1's SEMWAIT stall of
+/// docs/wait-gate.md pattern 4.
+#[test]
+fn tensix_run_trace_writes_perfetto_json() {
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pattern4.trace.json");
+    let prog = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tensix/pattern4.tsx");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bhemu"))
+        .args(["tensix", "run"])
+        .arg(&prog)
+        .arg("--trace")
+        .arg(&file)
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("trace")).expect("JSON");
+    let stalls = v["traceEvents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["tid"] == 2)
+        .filter(|e| {
+            e["name"].as_str().is_some_and(|n| {
+                n.starts_with("stall: ttmvmul 3, 0, 0, 0 — blocked by SEMWAIT block 0x142 STALL_ON_MAX on sem1=2/2")
+            })
+        })
+        .count();
+    assert!(stalls >= 1, "{v}");
+}

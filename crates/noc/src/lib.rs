@@ -247,6 +247,22 @@ pub struct Noc {
     /// In flight, by (due cycle, sequence number).
     events: BTreeMap<(u64, u64), Event>,
     seq: u64,
+    /// Accepted transactions, recorded only while a timeline trace asks ([`Noc::set_log`]).
+    log: Option<Vec<Transfer>>,
+}
+
+/// One transaction the fabric accepted, as a timeline trace shows it: from its origin to its
+/// target (the first corner of a broadcast rectangle), landing `latency` cycles later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transfer {
+    pub cycle: u64,
+    pub noc: NocIndex,
+    pub origin: NodeId,
+    pub target: NodeId,
+    /// `read`, `write`, `inline write`, `atomic`; `broadcast` prefixed for broadcasts.
+    pub kind: &'static str,
+    pub len: u64,
+    pub latency: u64,
 }
 
 impl Noc {
@@ -263,6 +279,7 @@ impl Noc {
             pending: VecDeque::new(),
             events: BTreeMap::new(),
             seq: 0,
+            log: None,
         }
     }
 
@@ -285,6 +302,16 @@ impl Noc {
     pub fn niu(&self, node: NodeId, noc: NocIndex) -> Result<&Niu, NocError> {
         let s = self.slot(node)?;
         Ok(&self.nius[s][noc.index()])
+    }
+
+    /// Starts (`true`) or stops recording accepted transactions for [`Noc::take_log`].
+    pub fn set_log(&mut self, on: bool) {
+        self.log = on.then(Vec::new);
+    }
+
+    /// The transactions accepted since the last call (empty when not recording).
+    pub fn take_log(&mut self) -> Vec<Transfer> {
+        self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// True when nothing is waiting to be accepted or in flight.
@@ -519,6 +546,38 @@ impl Noc {
         faults
     }
 
+    /// Adds `req` to the trace log (cold: kept out of `accept`'s code when no one traces).
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, req: &Request, now: u64, origin: usize) {
+        let target = NodeId::from_xy_field(req.targ_hi);
+        let latency = match self.slot(target) {
+            Ok(t) => self.latency(req.noc, origin, t),
+            Err(_) => 0,
+        };
+        let kind = match (req.kind(), req.broadcast()) {
+            (Ok(RequestKind::Read), _) => "read",
+            (Ok(RequestKind::Atomic), false) => "atomic",
+            (Ok(RequestKind::Atomic), true) => "broadcast atomic",
+            (Ok(RequestKind::Write { inline: true, .. }), false) => "inline write",
+            (Ok(RequestKind::Write { .. }), false) => "write",
+            (Ok(RequestKind::Write { .. }), true) => "broadcast write",
+            (Err(_), _) => "bad request",
+        };
+        let t = Transfer {
+            cycle: now,
+            noc: req.noc,
+            origin: req.origin,
+            target,
+            kind,
+            len: req.length(),
+            latency,
+        };
+        if let Some(l) = self.log.as_mut() {
+            l.push(t);
+        }
+    }
+
     /// The fabric takes the request from its command buffer (Counters.md "as the virtual channel
     /// number for the first hop ... is assigned" and "as the ... packet leaves the NIU").
     fn accept<E: NocEndpoints + ?Sized>(
@@ -531,6 +590,9 @@ impl Noc {
         let noc = req.noc;
         let id = req.transaction_id();
         let np = req.non_posted();
+        if self.log.is_some() {
+            self.record(req, now, origin);
+        }
         self.niu_mut(origin, noc).accepted(req.cmd_buf);
         let node_slot = |me: &Self, hi: u32| me.slot(NodeId::from_xy_field(hi));
         match req.kind()? {

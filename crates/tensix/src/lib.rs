@@ -49,6 +49,7 @@ pub mod sfpu;
 pub mod src_banks;
 pub mod state;
 pub mod sync_unit;
+pub mod trace;
 pub mod units;
 pub mod wait_gate;
 

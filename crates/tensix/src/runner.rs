@@ -212,6 +212,15 @@ pub fn error_sentence(e: &TensixError) -> String {
 
 /// Run `program`; never panics, every failure is in `RunResult::error`.
 pub fn run(program: &Program, opts: RunOptions) -> RunResult {
+    run_observed(program, opts, None)
+}
+
+/// Called after every cycle's step with the cycle, the coprocessor and that step's dispatches
+/// (a timeline trace, `crate::trace`).
+pub type Observer<'a> = &'a mut dyn FnMut(u64, &Coprocessor, &[crate::coprocessor::Dispatch]);
+
+/// [`run`], showing each cycle to `observe`.
+pub fn run_observed(program: &Program, opts: RunOptions, mut observe: Option<Observer>) -> RunResult {
     let mut cp = Coprocessor::new(opts.arch);
     cp.set_mode(opts.mode);
     cp.set_dispatch_log(true);
@@ -305,7 +314,11 @@ pub fn run(program: &Program, opts: RunOptions) -> RunResult {
             }
         }
         let stepped = cp.step_with(cycle, &mut l1);
-        for d in cp.take_dispatch_log() {
+        let log = cp.take_dispatch_log();
+        if let Some(o) = observe.as_mut() {
+            o(cycle, &cp, &log);
+        }
+        for d in log {
             result.dispatched[d.thread as usize % THREADS].push((d.cycle, d.word));
         }
         cycle += 1;

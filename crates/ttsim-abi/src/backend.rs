@@ -27,6 +27,9 @@ pub struct BackendConfig {
     pub mmio: MmioMode,
     /// Hang watchdog threshold in simulated cycles (`None`: [`DEFAULT_HANG_CYCLES`], 0: off).
     pub hang_cycles: Option<u64>,
+    /// Record a timeline trace into this file (`BHEMU_TIMELINE`), written when the backend is
+    /// dropped.
+    pub timeline: Option<(std::path::PathBuf, bhemu_trace::TraceOptions)>,
 }
 
 /// Simulated cycles a launched kernel may run before the chip backend reports it as a

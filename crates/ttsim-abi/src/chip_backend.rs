@@ -43,6 +43,24 @@ pub struct ChipBackend {
     warned: HashSet<(u32, u32, u64)>,
     warnings: usize,
     watchdog: Option<Watchdog>,
+    /// Where the timeline trace goes when the backend is dropped.
+    timeline: Option<std::path::PathBuf>,
+}
+
+impl Drop for ChipBackend {
+    /// Writes the timeline trace, if one was recorded (`BHEMU_TIMELINE`).
+    fn drop(&mut self) {
+        if let (Some(path), Some(t)) = (self.timeline.take(), self.chip.finish_trace()) {
+            match t.write(&path) {
+                Ok(()) => eprintln!(
+                    "bhemu: timeline of {} events written to {} (open it in ui.perfetto.dev)",
+                    t.events().len(),
+                    path.display()
+                ),
+                Err(e) => eprintln!("bhemu: warning: {e}"),
+            }
+        }
+    }
 }
 
 impl ChipBackend {
@@ -52,11 +70,15 @@ impl ChipBackend {
             MmioMode::Strict => Strictness::Strict,
             MmioMode::Permissive => Strictness::Permissive,
         };
-        let chip = Chip::new(&ChipConfig {
+        let mut chip = Chip::new(&ChipConfig {
             strictness,
             ..ChipConfig::default()
         })
         .map_err(|e| chip_error(e, "init"))?;
+        if let Some((_, opts)) = &cfg.timeline {
+            bhemu_chip::trace::ChipTracer::install(&mut chip, opts.clone())
+                .map_err(|e| chip_error(e, "init"))?;
+        }
         Ok(ChipBackend {
             chip,
             mode: cfg.mmio,
@@ -67,6 +89,7 @@ impl ChipBackend {
                 0 => None,
                 n => Some(Watchdog::new(n)),
             },
+            timeline: cfg.timeline.as_ref().map(|t| t.0.clone()),
         })
     }
 
@@ -240,6 +263,42 @@ mod tests {
 
     fn strict() -> ChipBackend {
         ChipBackend::new(&BackendConfig::default()).expect("chip")
+    }
+
+    /// `BHEMU_TIMELINE`: the trace is written when the backend is dropped; BRISC of (1,2),
+    /// released onto `j .` at cycle 0, runs firmware code until the last cycle.
+    #[test]
+    fn timeline_is_written_when_the_backend_drops() {
+        let path = std::env::temp_dir().join(format!("bhemu-timeline-{}.json", std::process::id()));
+        let opts = bhemu_trace::TraceOptions {
+            tiles: Some(vec![(1, 2)]),
+            ..bhemu_trace::TraceOptions::default()
+        };
+        let mut b = ChipBackend::new(&BackendConfig {
+            timeline: Some((path.clone(), opts)),
+            ..BackendConfig::default()
+        })
+        .expect("chip");
+        b.noc_write(0, 1, 2, 0, &0x6Fu32.to_le_bytes()).unwrap(); // jal x0, 0
+        b.noc_write(0, 1, 2, 0xFFB1_21B0, &0x47000u32.to_le_bytes()).unwrap();
+        assert_eq!(b.clock(100).unwrap(), 100);
+        drop(b);
+        let text = std::fs::read_to_string(&path).expect("timeline file");
+        let _ = std::fs::remove_file(&path);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let ev = v["traceEvents"].as_array().cloned().unwrap_or_default();
+        let brisc: Vec<(String, u64, u64)> = ev
+            .iter()
+            .filter(|e| e["ph"] == "X" && e["pid"] == 1104 && e["tid"] == 1)
+            .map(|e| {
+                let ts = e["ts"].as_u64().unwrap_or(0);
+                (e["name"].as_str().unwrap_or("").to_string(), ts, ts + e["dur"].as_u64().unwrap_or(0))
+            })
+            .collect();
+        assert_eq!(brisc.len(), 1, "{brisc:?}");
+        assert_eq!(brisc[0].0, "firmware");
+        assert_eq!(brisc[0].2, 100);
+        assert!(ev.iter().all(|e| e["pid"] != 1106), "only (1,2) is traced");
     }
 
     #[test]

@@ -484,6 +484,7 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
     let cfg = BackendConfig {
         mmio: k.mmio,
         hang_cycles: k.hang_cycles,
+        timeline: k.timeline.clone(),
     };
     abi.said.clear();
     abi.fault = None;

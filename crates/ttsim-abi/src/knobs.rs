@@ -37,6 +37,10 @@ pub struct Knobs {
     /// `BHEMU_HANG_CYCLES`: simulated cycles after a launch before the hang report (default
     /// [`crate::backend::DEFAULT_HANG_CYCLES`]); 0 turns the watchdog off.
     pub hang_cycles: Option<u64>,
+    /// `BHEMU_TIMELINE`: record a timeline trace (Chrome/Perfetto JSON, `bhemu_trace`) into
+    /// this file, written when the library exits; `BHEMU_TIMELINE_TILES` (`X,Y;...`) and
+    /// `BHEMU_TIMELINE_CYCLES` (`A..B`) narrow it, `BHEMU_TIMELINE_INCLUDE` picks track kinds.
+    pub timeline: Option<(PathBuf, bhemu_trace::TraceOptions)>,
 }
 
 impl Knobs {
@@ -80,6 +84,40 @@ impl Knobs {
                 )),
             }
         }
+        if let Some(v) = get("BHEMU_TIMELINE").filter(|v| !v.trim().is_empty()) {
+            let mut o = bhemu_trace::TraceOptions::default();
+            let mut ok = true;
+            if let Some(t) = get("BHEMU_TIMELINE_TILES").filter(|t| !t.trim().is_empty()) {
+                match bhemu_trace::parse_tiles(&t) {
+                    Ok(t) => o.tiles = Some(t),
+                    Err(e) => {
+                        problems.push(format!("BHEMU_TIMELINE_TILES: {e}; no timeline"));
+                        ok = false;
+                    }
+                }
+            }
+            if let Some(c) = get("BHEMU_TIMELINE_CYCLES").filter(|c| !c.trim().is_empty()) {
+                match bhemu_trace::parse_window(&c) {
+                    Ok(w) => o.window = Some(w),
+                    Err(e) => {
+                        problems.push(format!("BHEMU_TIMELINE_CYCLES: {e}; no timeline"));
+                        ok = false;
+                    }
+                }
+            }
+            if let Some(i) = get("BHEMU_TIMELINE_INCLUDE").filter(|i| !i.trim().is_empty()) {
+                match bhemu_trace::Include::parse(&i) {
+                    Ok(i) => o.include = i,
+                    Err(e) => {
+                        problems.push(format!("BHEMU_TIMELINE_INCLUDE: {e}; no timeline"));
+                        ok = false;
+                    }
+                }
+            }
+            if ok {
+                k.timeline = Some((PathBuf::from(v), o));
+            }
+        }
         (k, problems)
     }
 
@@ -99,6 +137,23 @@ mod tests {
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect();
         Knobs::parse(|n| m.get(n).cloned())
+    }
+
+    #[test]
+    fn knobs_timeline_takes_file_tiles_and_cycles() {
+        let (k, p) = parse(&[
+            ("BHEMU_TIMELINE", "/tmp/t.json"),
+            ("BHEMU_TIMELINE_TILES", "1,2;3,4"),
+            ("BHEMU_TIMELINE_CYCLES", "100..200"),
+        ]);
+        assert_eq!(p, Vec::<String>::new());
+        let (f, o) = k.timeline.unwrap();
+        assert_eq!(f, PathBuf::from("/tmp/t.json"));
+        assert_eq!(o.tiles, Some(vec![(1, 2), (3, 4)]));
+        assert_eq!(o.window, Some((100, 200)));
+        let (k, p) = parse(&[("BHEMU_TIMELINE", "t.json"), ("BHEMU_TIMELINE_CYCLES", "9..1")]);
+        assert_eq!(k.timeline, None);
+        assert!(p[0].starts_with("BHEMU_TIMELINE_CYCLES: trace cycles `9..1`: the window is empty"), "{p:?}");
     }
 
     #[test]

@@ -236,6 +236,15 @@ impl Tile {
     pub fn debug_regs(&self) -> &DebugRegs {
         &self.p.debug
     }
+    /// For a timeline tracer's dispatch log (`crate::trace`). Work pushed through it is not
+    /// seen by the clock until [`Tile::wake_coprocessor`].
+    pub fn coprocessor_mut(&mut self) -> &mut Coprocessor {
+        &mut self.p.cp
+    }
+    /// Makes the clock step the coprocessor again (after pushing through `coprocessor_mut`).
+    pub fn wake_coprocessor(&mut self) {
+        self.p.cp_active = true;
+    }
     pub fn coprocessor(&self) -> &Coprocessor {
         &self.p.cp
     }

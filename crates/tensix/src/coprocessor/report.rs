@@ -65,6 +65,34 @@ impl Coprocessor {
         out
     }
 
+    /// The instruction waiting at `thread`'s Wait Gate, if any: its word and why it waits, in
+    /// the words of [`Coprocessor::blocked_threads`] (used by timeline traces).
+    pub fn gate_wait(&self, thread: usize) -> Option<(u32, String)> {
+        let i = self.threads.get(thread)?.gate.slot?;
+        let why = self.why_waiting(thread, &i, self.conditions(thread));
+        Some((i.word, why))
+    }
+
+    /// Whether `thread`'s MOP expander and Replay Expander are expanding (traces).
+    pub fn expanding(&self, thread: usize) -> (bool, bool) {
+        match self.threads.get(thread) {
+            Some(th) => (th.mop.expanding(), th.replay.playing()),
+            None => (false, false),
+        }
+    }
+
+    /// Every instruction inside a backend unit: (unit index, unit name, thread, word,
+    /// dispatch cycle) — the occupancy a trace draws per unit.
+    pub fn unit_occupancy(&self) -> Vec<(usize, &'static str, u8, u32, u64)> {
+        let mut v = Vec::new();
+        for (u, p) in self.backend.pipes.iter().enumerate() {
+            for e in &p.entries {
+                v.push((u, unit_name(e.insn.unit), e.thread, e.insn.word, e.dispatched));
+            }
+        }
+        v
+    }
+
     fn why_waiting(&self, t: usize, i: &Insn, active: u16) -> String {
         let th = &self.threads[t];
         if let Some(l) = th.gate.latch {

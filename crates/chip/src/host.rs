@@ -269,7 +269,7 @@ pub fn all_done(chip: &Chip) -> bool {
 
 /// Runs until every tile reads DONE (and sync 0) or `max_cycles` pass; `progress` is called
 /// about every 4096 cycles with the cycles so far.
-pub(crate) fn run_to_done(
+pub fn run_to_done(
     chip: &mut Chip,
     max_cycles: u64,
     progress: &mut dyn FnMut(u64),

@@ -72,6 +72,13 @@ pub struct BootArgs {
     /// results with less host work); default `BHEMU_SCHEDULE`, else fast.
     #[arg(long, value_name = "NAME")]
     pub schedule: Option<String>,
+    /// Serve gdb on 127.0.0.1:PORT for the first --kernel launch: each hart of --gdb-tiles is
+    /// a thread (docs/gdb.md).
+    #[arg(long, value_name = "PORT", requires = "kernel")]
+    pub gdb: Option<u16>,
+    /// Tiles whose harts gdb sees, `x,y;x,y...` (default: the first enabled tile).
+    #[arg(long, value_name = "TILES", requires = "gdb")]
+    pub gdb_tiles: Option<String>,
 }
 
 /// A progress line on stderr once a phase has run for more than a second.
@@ -193,15 +200,19 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
     }
     if let Some(k) = &kernel {
         for n in 1..=a.launches {
-            let r = host::launch(
-                &mut chip,
-                k,
-                n,
-                a.max_cycles,
-                &mut progress("launch", a.max_cycles),
-            );
+            let r = match a.gdb {
+                Some(port) if n == 1 => launch_under_gdb(&mut chip, k, port, &a),
+                _ => host::launch(
+                    &mut chip,
+                    k,
+                    n,
+                    a.max_cycles,
+                    &mut progress("launch", a.max_cycles),
+                )
+                .map_err(|e| CliError::new(e.to_string())),
+            };
             print_warnings(&mut chip);
-            let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {e}")))?;
+            let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {}", e.0)))?;
             report(&format!("launch {n}"), &r, a.verbose, a.max_cycles);
             if !r.finished {
                 return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
@@ -209,6 +220,39 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Launch 1 with gdb attached: the kernel starts, then gdb drives the chip until every tile
+/// is DONE (gdb sees the program exit) or gdb detaches (the launch then runs on freely).
+fn launch_under_gdb(
+    chip: &mut Chip,
+    k: &Kernel,
+    port: u16,
+    a: &BootArgs,
+) -> Result<RunReport, CliError> {
+    let tiles = match &a.gdb_tiles {
+        Some(s) => crate::gdb::parse_tiles(s)?,
+        None => chip
+            .tiles()
+            .first()
+            .map(|t| vec![(t.node().x, t.node().y)])
+            .unwrap_or_default(),
+    };
+    let start = chip.cycle();
+    host::launch_start(chip, k, 1).map_err(err)?;
+    let end = crate::gdb::serve(
+        chip,
+        crate::gdb::harts_of(&tiles),
+        port,
+        a.max_cycles,
+        host::all_done,
+    )?;
+    eprintln!("bhemu: gdb session ended ({end:?})");
+    let left = a.max_cycles.saturating_sub(chip.cycle() - start);
+    let mut r =
+        host::run_to_done(chip, left, &mut progress("launch", a.max_cycles)).map_err(err)?;
+    r.cycles = chip.cycle() - start;
+    Ok(r)
 }
 
 fn print_warnings(chip: &mut Chip) {

@@ -15,6 +15,7 @@ mod cmd_riscv;
 mod cmd_run;
 mod cmd_tasm;
 mod cmd_tensix;
+mod gdb;
 
 #[derive(Parser)]
 #[command(

@@ -1,0 +1,123 @@
+//! `--gdb PORT`: a GDB remote stub over the chip's harts (docs/gdb.md). Each hart of the
+//! selected tiles is one GDB thread; the chip runs under [`bhemu_chip::debug::Debugger`], so
+//! stops are all-stop (one hart stops, the whole chip stops).
+mod arch;
+mod target;
+
+use std::net::{TcpListener, TcpStream};
+
+use bhemu_chip::debug::{Debugger, HartRef};
+use bhemu_chip::{Chip, Core};
+use gdbstub::common::Signal;
+use gdbstub::conn::ConnectionExt;
+use gdbstub::stub::run_blocking::{BlockingEventLoop, Event, WaitForStopReasonError};
+use gdbstub::stub::{DisconnectReason, GdbStub, MultiThreadStopReason};
+
+use crate::CliError;
+pub use target::ChipTarget;
+
+/// Cycles run between two looks at the connection for a Ctrl-C.
+const CHUNK: u64 = 20_000;
+
+/// Every core of each `(x, y)` tile, in thread order.
+pub fn harts_of(tiles: &[(u8, u8)]) -> Vec<HartRef> {
+    tiles
+        .iter()
+        .flat_map(|&(x, y)| Core::ALL.map(|core| HartRef { x, y, core }))
+        .collect()
+}
+
+/// Parses `--gdb-tiles`: `x,y;x,y...`.
+pub fn parse_tiles(s: &str) -> Result<Vec<(u8, u8)>, CliError> {
+    s.split(';')
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| {
+            let (x, y) = p
+                .split_once(',')
+                .ok_or_else(|| CliError::new(format!("--gdb-tiles: `{p}` is not x,y")))?;
+            let n = |v: &str| {
+                v.trim()
+                    .parse::<u8>()
+                    .map_err(|_| CliError::new(format!("--gdb-tiles: `{p}` is not x,y")))
+            };
+            Ok((n(x)?, n(y)?))
+        })
+        .collect()
+}
+
+/// How a session ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// `done` held: the program finished under the debugger.
+    Finished,
+    /// gdb detached or killed the session before the end.
+    Detached,
+}
+
+/// Waits on `127.0.0.1:port` for gdb, then serves it until the program finishes (`done`)
+/// or gdb goes away. `max_cycles` bounds each resume (reported to gdb as SIGXCPU).
+pub fn serve(
+    chip: &mut Chip,
+    harts: Vec<HartRef>,
+    port: u16,
+    max_cycles: u64,
+    done: fn(&Chip) -> bool,
+) -> Result<SessionEnd, CliError> {
+    let listener = TcpListener::bind(("127.0.0.1", port))
+        .map_err(|e| CliError::new(format!("--gdb {port}: cannot listen: {e}")))?;
+    eprintln!("bhemu: waiting for gdb on 127.0.0.1:{port} (target remote :{port})");
+    let (conn, peer) = listener
+        .accept()
+        .map_err(|e| CliError::new(format!("--gdb {port}: accept failed: {e}")))?;
+    eprintln!("bhemu: gdb connected from {peer}");
+    let dbg = Debugger::attach(chip, harts).map_err(|e| CliError::new(e.to_string()))?;
+    let mut target = ChipTarget::new(chip, dbg, max_cycles, done);
+    let stub = GdbStub::new(conn);
+    let r = stub.run_blocking::<EventLoop<'_>>(&mut target);
+    let finished = target.finished;
+    let (chip, dbg) = target.into_parts();
+    dbg.detach(chip).map_err(|e| CliError::new(e.to_string()))?;
+    match r {
+        Ok(DisconnectReason::TargetExited(_)) => Ok(SessionEnd::Finished),
+        Ok(_) if finished => Ok(SessionEnd::Finished),
+        Ok(_) => Ok(SessionEnd::Detached),
+        Err(e) => Err(CliError::new(format!("gdb session: {e}"))),
+    }
+}
+
+struct EventLoop<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'a> BlockingEventLoop for EventLoop<'a> {
+    type Target = ChipTarget<'a>;
+    type Connection = TcpStream;
+    type StopReason = MultiThreadStopReason<u32>;
+
+    fn wait_for_stop_reason(
+        target: &mut ChipTarget<'a>,
+        conn: &mut TcpStream,
+    ) -> Result<Event<MultiThreadStopReason<u32>>, WaitForStopReasonError<String, std::io::Error>>
+    {
+        loop {
+            if let Some(stop) = target.run_chunk(CHUNK) {
+                return Ok(Event::TargetStopped(stop));
+            }
+            if conn
+                .peek()
+                .map_err(WaitForStopReasonError::Connection)?
+                .is_some()
+            {
+                let b = conn.read().map_err(WaitForStopReasonError::Connection)?;
+                return Ok(Event::IncomingData(b));
+            }
+        }
+    }
+
+    fn on_interrupt(
+        target: &mut ChipTarget<'a>,
+    ) -> Result<Option<MultiThreadStopReason<u32>>, String> {
+        Ok(Some(MultiThreadStopReason::SignalWithThread {
+            tid: target.current_tid(),
+            signal: Signal::SIGINT,
+        }))
+    }
+}

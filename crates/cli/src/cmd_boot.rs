@@ -238,21 +238,14 @@ fn launch_under_gdb(
             .map(|t| vec![(t.node().x, t.node().y)])
             .unwrap_or_default(),
     };
-    let start = chip.cycle();
-    host::launch_start(chip, k, 1).map_err(err)?;
-    let end = crate::gdb::serve(
+    crate::gdb::launch(
         chip,
-        crate::gdb::harts_of(&tiles),
+        &tiles,
         port,
         a.max_cycles,
-        host::all_done,
-    )?;
-    eprintln!("bhemu: gdb session ended ({end:?})");
-    let left = a.max_cycles.saturating_sub(chip.cycle() - start);
-    let mut r =
-        host::run_to_done(chip, left, &mut progress("launch", a.max_cycles)).map_err(err)?;
-    r.cycles = chip.cycle() - start;
-    Ok(r)
+        |c| host::launch_start(c, k, 1),
+        &mut progress("launch", a.max_cycles),
+    )
 }
 
 fn print_warnings(chip: &mut Chip) {

@@ -82,6 +82,13 @@ pub struct RunArgs {
     /// Firmware directory, flat or tt-metal's per-core layout (overrides `firmware`).
     #[arg(long, value_name = "DIR")]
     pub firmware: Option<PathBuf>,
+    /// Serve gdb on 127.0.0.1:PORT for the run: each hart of --gdb-tiles is a thread
+    /// (docs/gdb.md).
+    #[arg(long, value_name = "PORT")]
+    pub gdb: Option<u16>,
+    /// Tiles whose harts gdb sees, `x,y;x,y...` (default: the program's tiles).
+    #[arg(long, value_name = "TILES", requires = "gdb")]
+    pub gdb_tiles: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -725,14 +732,31 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
     }
 
     // Run.
-    let r = launch::launch_program(
-        &mut chip,
-        &programs,
-        1,
-        p.max_cycles,
-        &mut progress("run", p.max_cycles, a.json),
-    )
-    .map_err(|e| CliError::new(format!("run failed: {e}")))?;
+    let r = match a.gdb {
+        Some(port) => {
+            let tiles = match &a.gdb_tiles {
+                Some(s) => crate::gdb::parse_tiles(s)?,
+                None => programs.iter().map(|tp| (tp.x, tp.y)).collect(),
+            };
+            crate::gdb::launch(
+                &mut chip,
+                &tiles,
+                port,
+                p.max_cycles,
+                |c| launch::start_program(c, &programs, 1),
+                &mut progress("run", p.max_cycles, a.json),
+            )
+            .map_err(|e| CliError::new(format!("run failed: {}", e.0)))?
+        }
+        None => launch::launch_program(
+            &mut chip,
+            &programs,
+            1,
+            p.max_cycles,
+            &mut progress("run", p.max_cycles, a.json),
+        )
+        .map_err(|e| CliError::new(format!("run failed: {e}")))?,
+    };
     if !a.json && r.wall > Duration::from_secs(1) {
         eprintln!();
     }

@@ -45,6 +45,34 @@ pub fn parse_tiles(s: &str) -> Result<Vec<(u8, u8)>, CliError> {
         .collect()
 }
 
+/// A launch under gdb: `start` loads the program and sets GO, then gdb drives the chip until
+/// every tile is DONE or gdb detaches; the launch then runs on to DONE freely. `tiles` are the
+/// tiles whose harts gdb sees.
+pub fn launch(
+    chip: &mut Chip,
+    tiles: &[(u8, u8)],
+    port: u16,
+    max_cycles: u64,
+    start: impl FnOnce(&mut Chip) -> Result<(), bhemu_chip::ChipError>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<bhemu_chip::host::RunReport, CliError> {
+    let err = |e: bhemu_chip::ChipError| CliError::new(e.to_string());
+    let first = chip.cycle();
+    start(chip).map_err(err)?;
+    let end = serve(
+        chip,
+        harts_of(tiles),
+        port,
+        max_cycles,
+        bhemu_chip::host::all_done,
+    )?;
+    eprintln!("bhemu: gdb session ended ({end:?})");
+    let left = max_cycles.saturating_sub(chip.cycle() - first);
+    let mut r = bhemu_chip::host::run_to_done(chip, left, progress).map_err(err)?;
+    r.cycles = chip.cycle() - first;
+    Ok(r)
+}
+
 /// How a session ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum SessionEnd {

@@ -179,4 +179,23 @@ fn gdb_session_breaks_steps_watches_and_runs_to_completion() {
     assert_eq!(bh.status.code(), Some(0), "{bh_out}{rest}");
     assert!(bh_out.contains("launch 1: 1/1 tiles DONE"), "{bh_out}");
     assert!(rest.contains("gdb session ended (Finished)"), "{rest}");
+
+    // Stopping, stepping and watching do not change the timing: the launch takes as many
+    // cycles under gdb (reference schedule) as in a plain run (fast schedule).
+    let plain = Command::new(env!("CARGO_BIN_EXE_bhemu"))
+        .arg("boot")
+        .arg("--firmware")
+        .arg(&firmware)
+        .args(["--tiles", "1", "--kernel"])
+        .arg(&elf)
+        .output()
+        .expect("run bhemu");
+    let plain = String::from_utf8_lossy(&plain.stdout).into_owned();
+    let launch_line = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("launch 1:"))
+            .map(|l| l.split(", ").next().unwrap_or("").to_string())
+    };
+    assert_eq!(launch_line(&bh_out), launch_line(&plain), "{bh_out}\n{plain}");
+    assert!(launch_line(&plain).is_some(), "{plain}");
 }

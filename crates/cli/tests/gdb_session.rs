@@ -196,6 +196,10 @@ fn gdb_session_breaks_steps_watches_and_runs_to_completion() {
             .find(|l| l.starts_with("launch 1:"))
             .map(|l| l.split(", ").next().unwrap_or("").to_string())
     };
-    assert_eq!(launch_line(&bh_out), launch_line(&plain), "{bh_out}\n{plain}");
+    assert_eq!(
+        launch_line(&bh_out),
+        launch_line(&plain),
+        "{bh_out}\n{plain}"
+    );
     assert!(launch_line(&plain).is_some(), "{plain}");
 }

@@ -149,3 +149,46 @@ impl<'a> BlockingEventLoop for EventLoop<'a> {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gdb_tiles_parse_as_x_comma_y_list() {
+        assert_eq!(parse_tiles("1,2;3,4").ok(), Some(vec![(1, 2), (3, 4)]));
+        let e = parse_tiles("1-2").err().map(|e| e.0).unwrap_or_default();
+        assert_eq!(e, "--gdb-tiles: `1-2` is not x,y");
+    }
+
+    /// Thread ids follow the tile order, then BRISC, NCRISC, TRISC0-2.
+    #[test]
+    fn threads_are_harts_in_tile_then_core_order() {
+        let h = harts_of(&[(1, 2), (2, 2)]);
+        assert_eq!(h.len(), 10);
+        assert_eq!(
+            h[0],
+            HartRef {
+                x: 1,
+                y: 2,
+                core: Core::Brisc
+            }
+        );
+        assert_eq!(
+            h[4],
+            HartRef {
+                x: 1,
+                y: 2,
+                core: Core::Trisc2
+            }
+        );
+        assert_eq!(
+            h[5],
+            HartRef {
+                x: 2,
+                y: 2,
+                core: Core::Brisc
+            }
+        );
+    }
+}

@@ -152,10 +152,6 @@ impl<'a> ChipTarget<'a> {
     }
 }
 
-fn no_thread<T>() -> TargetResult<T, ChipTarget<'static>> {
-    Err(TargetError::NonFatal)
-}
-
 impl Target for ChipTarget<'_> {
     type Arch = Rv32Baby;
     type Error = String;
@@ -208,7 +204,7 @@ impl MultiThreadBase for ChipTarget<'_> {
                     n += 1;
                 }
                 if n == 0 {
-                    no_thread()
+                    Err(TargetError::NonFatal)
                 } else {
                     Ok(n)
                 }

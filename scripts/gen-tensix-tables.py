@@ -5,8 +5,10 @@ Run once by hand; the output is committed, so building bhemu never needs the YAM
 
     scripts/gen-tensix-tables.py [DATA_DIR] [--stallwait-doc DIR]
 
-DATA_DIR holds `blackhole_assembly.yaml` and `wormhole_b0_assembly.yaml` from tt-llk as
-shipped in the ttnn 0.81.1 wheel (Apache-2.0); default /work/shared/data/tt-llk-0.81.1.
+DATA_DIR is tt-llk as shipped in the ttnn 0.81.1 wheel (Apache-2.0), i.e. the directory holding
+`tt_llk_blackhole/instructions/assembly.yaml` and `tt_llk_wormhole_b0/instructions/assembly.yaml`;
+default `.cache/metal-runtime/root/tt_metal/tt-llk` (filled by scripts/setup-metal-runtime.sh).
+A flat directory holding `blackhole_assembly.yaml` and `wormhole_b0_assembly.yaml` works too.
 Only facts are carried over: instruction names, opcodes, field names and start bits, and
 the backend unit (`ex_resource`). No description text from the YAML is emitted.
 
@@ -338,12 +340,17 @@ def emit(arch, yaml_name, insns):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("data_dir", nargs="?", default="/work/shared/data/tt-llk-0.81.1")
+    default_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".cache",
+                               "metal-runtime", "root", "tt_metal", "tt-llk")
+    ap.add_argument("data_dir", nargs="?", default=default_dir)
     ap.add_argument("--stallwait-doc", help="tt-isa-documentation checkout to cross-check block masks")
     args = ap.parse_args()
     written = []
     for arch, yname, expected, docdir in ARCHES:
-        insns = load(os.path.join(args.data_dir, yname), expected)
+        flat = os.path.join(args.data_dir, yname)
+        wheel = os.path.join(args.data_dir, "tt_llk_" + yname.replace("_assembly.yaml", ""),
+                             "instructions", "assembly.yaml")
+        insns = load(flat if os.path.exists(flat) else wheel, expected)
         for i in insns:
             bits, why = block_of(arch, i["name"], i["unit"])
             i["bits"] = bits

@@ -1,5 +1,5 @@
 /*
- * noc_stamp: a bare-metal BRISC kernel for slow dispatch (REFERENCES.md §5), used by bhemu's
+ * noc_stamp: a bare-metal BRISC kernel for slow dispatch (docs/blackhole-facts.md §9), used by bhemu's
  * boot test (crates/cli/tests/boot_firmware.rs).
  *
  * The firmware calls the kernel as a function at the kernel config base (0xA080) on BRISC's

@@ -2,7 +2,7 @@
  * Atomic memory operations, built with the A extension so GCC emits amoadd.w, amoand.w,
  * amoor.w, amoxor.w and amoswap.w. Only word-sized fetch-and-op, exchange and test-and-set are
  * used: compare-exchange, nand and sub-word atomics compile to LR/SC loops, which Blackhole's
- * baby cores lack (Zaamo only; REFERENCES.md §3). The harness checks the object code has no lr/sc. */
+ * baby cores lack (Zaamo only; docs/blackhole-facts.md §10). The harness checks the object code has no lr/sc. */
 #include "bhtest.h"
 
 static uint32_t counter, mask, flags, lock, slot;

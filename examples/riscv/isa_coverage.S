@@ -1,4 +1,4 @@
-/* Every instruction form the baby RISC-V cores implement (REFERENCES.md §3), for the disassembly
+/* Every instruction form the baby RISC-V cores implement (docs/blackhole-facts.md §10), for the disassembly
  * comparison with objdump (crates/cli/tests/riscv_disasm.rs). Not meant to run.
  * Assembled with -march=rv32ima_zicsr_zifencei_zba_zbb_zbkb. Left out: lr/sc (absent on
  * Blackhole), `grevi` with modes other than rev8 (24) and brev8 (7) — binutils knows no Bitmanip

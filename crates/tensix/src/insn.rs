@@ -6,10 +6,10 @@
 //! 0.81.1); where both architectures agree the raw bits are read directly.
 use bhemu_isa::tensix::{self as isa, Arch, ExUnit};
 
-/// Block-mask bits B0-B8 (seed 000, `stall_res`): the ISA crate owns them.
+/// Block-mask bits B0-B8 (docs/wait-gate.md WG-1, WG-4, `stall_res`): the ISA crate owns them.
 pub use bhemu_isa::tensix::block;
 
-/// Condition bits C0-C12 in Blackhole's numbering (seed 000, STALLWAIT.md). Wormhole's 15-bit
+/// Condition bits C0-C12 in Blackhole's numbering (docs/wait-gate.md WG-8; STALLWAIT.md). Wormhole's 15-bit
 /// mask is translated into this numbering when decoded, so the Wait Gate has one layout.
 pub mod cond {
     pub const THCON: u16 = 1 << 0;
@@ -211,7 +211,7 @@ pub struct Insn {
     pub word: u32,
     pub opcode: u8,
     pub unit: Unit,
-    /// B0-B8 categories (seed 000); NOP carries ALL, MOP/MOP_CFG/REPLAY/RESOURCEDECL 0.
+    /// B0-B8 categories (docs/wait-gate.md WG-4..WG-6); NOP carries ALL, MOP/MOP_CFG/REPLAY/RESOURCEDECL 0.
     pub block_bits: u16,
     pub op: Op,
     /// Cycles the instruction stays in its unit (occupancy/latency); see `timing`.
@@ -428,7 +428,7 @@ pub fn predecode(arch: Arch, word: u32) -> Insn {
                         (false, true, 0, timing::MATH_SHIFTXB)
                     }
                     "TRNSPSRCB" => (false, true, 0, timing::MATH_SIMPLE),
-                    // MOVD2A.md: does NOT wait (seed 000 pattern 2).
+                    // MOVD2A.md: does NOT wait (docs/wait-gate.md, LLK pattern 2).
                     "MOVD2A" | "MOVD2B" => (false, false, 0, timing::MATH_MOVD2A),
                     // SETRWC.md: clear_ab_vld flips banks like CLR_A/CLR_B.
                     "SETRWC" => (false, false, flips, timing::MATH_SIMPLE),

@@ -109,68 +109,83 @@ fn gmpool(clear_dvalid: u8, mod19: u8, addr_mode: u8, index_en: u8, dst: u16) ->
     }
 }
 
+/// The arms both architectures encode with the same field names (ELWADD/ELWSUB/ELWMUL, MVMUL,
+/// DOTPV): one source for both decoders, so a fix to one cannot miss the other.
+macro_rules! shared_arms {
+    ($insn:expr, $I:ident) => {
+        'shared: {
+            Some(match *$insn {
+                $I::Elwadd {
+                    clear_dvalid,
+                    dest_accum_en,
+                    instr_mod19,
+                    addr_mode,
+                    dst,
+                } => MatrixOp::Elwadd(elw(
+                    clear_dvalid,
+                    dest_accum_en,
+                    instr_mod19,
+                    addr_mode,
+                    dst,
+                )),
+                $I::Elwsub {
+                    clear_dvalid,
+                    dest_accum_en,
+                    instr_mod19,
+                    addr_mode,
+                    dst,
+                } => MatrixOp::Elwsub(elw(
+                    clear_dvalid,
+                    dest_accum_en,
+                    instr_mod19,
+                    addr_mode,
+                    dst,
+                )),
+                $I::Elwmul {
+                    clear_dvalid,
+                    dest_accum_en,
+                    instr_mod19,
+                    addr_mode,
+                    dst,
+                } => MatrixOp::Elwmul(elw(
+                    clear_dvalid,
+                    dest_accum_en,
+                    instr_mod19,
+                    addr_mode,
+                    dst,
+                )),
+                $I::Mvmul {
+                    clear_dvalid,
+                    instr_mod19,
+                    addr_mode,
+                    dst,
+                } => MatrixOp::Mvmul(matmul(clear_dvalid, instr_mod19, addr_mode, dst, true)),
+                $I::Dotpv {
+                    clear_dvalid,
+                    dest_accum_en,
+                    instr_mod19,
+                    addr_mode,
+                    dst,
+                } => {
+                    // `TT_DOTPV` fixes both the accumulate bit and the modifier to zero.
+                    let mut m = matmul(clear_dvalid, instr_mod19, addr_mode, dst, false);
+                    m.undocumented |= (dest_accum_en as u32) << 3;
+                    MatrixOp::Dotpv(m)
+                }
+                _ => break 'shared None,
+            })
+        }
+    };
+}
+
 impl MatrixOp {
     /// The Matrix Unit operation of a Blackhole instruction, `None` for other instructions.
     pub fn from_blackhole(insn: &blackhole::Insn) -> Option<MatrixOp> {
         use blackhole::Insn as I;
+        if let Some(op) = shared_arms!(insn, I) {
+            return Some(op);
+        }
         Some(match *insn {
-            I::Elwadd {
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => MatrixOp::Elwadd(elw(
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            )),
-            I::Elwsub {
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => MatrixOp::Elwsub(elw(
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            )),
-            I::Elwmul {
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => MatrixOp::Elwmul(elw(
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            )),
-            I::Mvmul {
-                clear_dvalid,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => MatrixOp::Mvmul(matmul(clear_dvalid, instr_mod19, addr_mode, dst, true)),
-            I::Dotpv {
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => {
-                // `TT_DOTPV` fixes both the accumulate bit and the modifier to zero.
-                let mut m = matmul(clear_dvalid, instr_mod19, addr_mode, dst, false);
-                m.undocumented |= (dest_accum_en as u32) << 3;
-                MatrixOp::Dotpv(m)
-            }
             I::Gapool {
                 clear_dvalid,
                 instr_mod19,
@@ -253,64 +268,10 @@ impl MatrixOp {
     /// The Matrix Unit operation of a Wormhole B0 instruction.
     pub fn from_wormhole(insn: &wormhole::Insn) -> Option<MatrixOp> {
         use wormhole::Insn as I;
+        if let Some(op) = shared_arms!(insn, I) {
+            return Some(op);
+        }
         Some(match *insn {
-            I::Elwadd {
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => MatrixOp::Elwadd(elw(
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            )),
-            I::Elwsub {
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => MatrixOp::Elwsub(elw(
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            )),
-            I::Elwmul {
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => MatrixOp::Elwmul(elw(
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            )),
-            I::Mvmul {
-                clear_dvalid,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => MatrixOp::Mvmul(matmul(clear_dvalid, instr_mod19, addr_mode, dst, true)),
-            I::Dotpv {
-                clear_dvalid,
-                dest_accum_en,
-                instr_mod19,
-                addr_mode,
-                dst,
-            } => {
-                // `TT_DOTPV` fixes both the accumulate bit and the modifier to zero.
-                let mut m = matmul(clear_dvalid, instr_mod19, addr_mode, dst, false);
-                m.undocumented |= (dest_accum_en as u32) << 3;
-                MatrixOp::Dotpv(m)
-            }
             I::Gapool {
                 clear_dvalid,
                 instr_mod19,

@@ -45,7 +45,8 @@ const ABI_NAMES: [&str; 32] = [
     "t5", "t6",
 ];
 
-/// gdb's RISC-V target description for an RV32IM hart (gdb/features/riscv/32bit-cpu.xml).
+/// gdb's RISC-V target description for an RV32IM hart: feature `org.gnu.gdb.riscv.cpu`, whose
+/// registers gdb matches by name (ABI names; x0-x31 then pc).
 pub fn target_xml() -> String {
     let mut s = String::from(
         "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n\

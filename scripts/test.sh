@@ -19,6 +19,8 @@ command -v riscv64-unknown-elf-objdump >/dev/null 2>&1 || need_pkgs+=(binutils-r
 # Debian ships the C++ driver (riscv64-unknown-elf-g++) inside gcc-riscv64-unknown-elf.
 command -v riscv64-unknown-elf-g++ >/dev/null 2>&1 || need_pkgs+=(gcc-riscv64-unknown-elf)
 [ -d /usr/include/c++/12 ] || need_pkgs+=(libstdc++-12-dev)
+# The gdb session test (crates/cli/tests/gdb_session.rs) drives `bhemu boot --gdb` with a real gdb.
+command -v gdb-multiarch >/dev/null 2>&1 || need_pkgs+=(gdb-multiarch)
 if [ ${#need_pkgs[@]} -gt 0 ] && [ "${BHEMU_NO_INSTALL:-0}" != 1 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     mapfile -t need_pkgs < <(printf '%s\n' "${need_pkgs[@]}" | sort -u)

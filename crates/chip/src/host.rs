@@ -256,7 +256,7 @@ pub fn statuses(chip: &Chip) -> Vec<TileStatus> {
         .collect()
 }
 
-fn all_done(chip: &Chip) -> bool {
+pub fn all_done(chip: &Chip) -> bool {
     chip.tiles().iter().all(|t| {
         let go = t
             .read_l1_u32(GO_MSG)
@@ -269,7 +269,7 @@ fn all_done(chip: &Chip) -> bool {
 
 /// Runs until every tile reads DONE (and sync 0) or `max_cycles` pass; `progress` is called
 /// about every 4096 cycles with the cycles so far.
-pub(crate) fn run_to_done(
+pub fn run_to_done(
     chip: &mut Chip,
     max_cycles: u64,
     progress: &mut dyn FnMut(u64),
@@ -452,6 +452,13 @@ pub fn launch(
     max_cycles: u64,
     progress: &mut dyn FnMut(u64),
 ) -> Result<RunReport, ChipError> {
+    launch_start(chip, k, host_id)?;
+    run_to_done(chip, max_cycles, progress)
+}
+
+/// The host's half of [`launch`]: writes the kernel and launch message to every idle tile and
+/// sets GO, without running the chip (a debugger then runs it, see [`crate::debug`]).
+pub fn launch_start(chip: &mut Chip, k: &Kernel, host_id: u32) -> Result<(), ChipError> {
     let msg = launch_message(k, host_id);
     let coords: Vec<(u8, u8)> = chip
         .tiles()
@@ -474,7 +481,7 @@ pub fn launch(
         chip.tile_or_err(x, y)?
             .write_l1_u32(GO_MSG, u32::from(RUN_MSG_GO) << 24)?;
     }
-    run_to_done(chip, max_cycles, progress)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -314,6 +314,17 @@ pub fn launch_program(
     max_cycles: u64,
     progress: &mut dyn FnMut(u64),
 ) -> Result<RunReport, ChipError> {
+    start_program(chip, programs, host_id)?;
+    host::run_to_done(chip, max_cycles, progress)
+}
+
+/// The host's half of [`launch_program`]: loads `programs` and sets GO without running the
+/// chip (a debugger then runs it, see [`crate::debug`]).
+pub fn start_program(
+    chip: &mut Chip,
+    programs: &[TileProgram],
+    host_id: u32,
+) -> Result<(), ChipError> {
     for p in programs {
         p.validate()?;
         let t = chip.tile_or_err(p.x, p.y)?;
@@ -337,7 +348,7 @@ pub fn launch_program(
         chip.tile_or_err(p.x, p.y)?
             .write_l1_u32(GO_MSG, u32::from(RUN_MSG_GO) << 24)?;
     }
-    host::run_to_done(chip, max_cycles, progress)
+    Ok(())
 }
 
 /// `STREAM_REG_ADDR(stream, reg)` of the NoC overlay (`noc_overlay_parameters.h`).

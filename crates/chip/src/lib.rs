@@ -9,6 +9,7 @@
 //! - [`error`]: the one error type.
 pub mod arc;
 pub mod chip;
+pub mod debug;
 pub mod digest;
 pub mod dram;
 pub mod elf;

@@ -74,6 +74,13 @@ pub struct BootArgs {
     pub schedule: Option<String>,
     #[command(flatten)]
     pub trace: crate::trace_args::TraceArgs,
+    /// Serve gdb on 127.0.0.1:PORT for the first --kernel launch: each hart of --gdb-tiles is
+    /// a thread (docs/gdb.md).
+    #[arg(long, value_name = "PORT", requires = "kernel")]
+    pub gdb: Option<u16>,
+    /// Tiles whose harts gdb sees, `x,y;x,y...` (default: the first enabled tile).
+    #[arg(long, value_name = "TILES", requires = "gdb")]
+    pub gdb_tiles: Option<String>,
 }
 
 /// A progress line on stderr once a phase has run for more than a second.
@@ -207,15 +214,19 @@ fn boot_and_launch(
     }
     if let Some(k) = kernel {
         for n in 1..=a.launches {
-            let r = host::launch(
-                chip,
-                k,
-                n,
-                a.max_cycles,
-                &mut progress("launch", a.max_cycles),
-            );
+            let r = match a.gdb {
+                Some(port) if n == 1 => launch_under_gdb(chip, k, port, a),
+                _ => host::launch(
+                    chip,
+                    k,
+                    n,
+                    a.max_cycles,
+                    &mut progress("launch", a.max_cycles),
+                )
+                .map_err(|e| CliError::new(e.to_string())),
+            };
             print_warnings(chip);
-            let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {e}")))?;
+            let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {}", e.0)))?;
             report(&format!("launch {n}"), &r, a.verbose, a.max_cycles);
             if !r.finished {
                 return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
@@ -223,6 +234,32 @@ fn boot_and_launch(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Launch 1 with gdb attached: the kernel starts, then gdb drives the chip until every tile
+/// is DONE (gdb sees the program exit) or gdb detaches (the launch then runs on freely).
+fn launch_under_gdb(
+    chip: &mut Chip,
+    k: &Kernel,
+    port: u16,
+    a: &BootArgs,
+) -> Result<RunReport, CliError> {
+    let tiles = match &a.gdb_tiles {
+        Some(s) => crate::gdb::parse_tiles(s)?,
+        None => chip
+            .tiles()
+            .first()
+            .map(|t| vec![(t.node().x, t.node().y)])
+            .unwrap_or_default(),
+    };
+    crate::gdb::launch(
+        chip,
+        &tiles,
+        port,
+        a.max_cycles,
+        |c| host::launch_start(c, k, 1),
+        &mut progress("launch", a.max_cycles),
+    )
 }
 
 fn print_warnings(chip: &mut Chip) {

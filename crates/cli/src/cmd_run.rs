@@ -88,6 +88,13 @@ pub struct RunArgs {
     pub firmware: Option<PathBuf>,
     #[command(flatten)]
     pub trace: crate::trace_args::TraceArgs,
+    /// Serve gdb on 127.0.0.1:PORT for the run: each hart of --gdb-tiles is a thread
+    /// (docs/gdb.md).
+    #[arg(long, value_name = "PORT")]
+    pub gdb: Option<u16>,
+    /// Tiles whose harts gdb sees, `x,y;x,y...` (default: the program's tiles).
+    #[arg(long, value_name = "TILES", requires = "gdb")]
+    pub gdb_tiles: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -881,15 +888,33 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
             }
         }
     }
-    let r = launch::launch_program(
-        &mut chip,
-        &programs,
-        1,
-        p.max_cycles,
-        &mut progress("run", p.max_cycles, a.json),
-    );
+    let r = match a.gdb {
+        Some(port) => {
+            let tiles = match &a.gdb_tiles {
+                Some(s) => crate::gdb::parse_tiles(s)?,
+                None => programs.iter().map(|tp| (tp.x, tp.y)).collect(),
+            };
+            crate::gdb::launch(
+                &mut chip,
+                &tiles,
+                port,
+                p.max_cycles,
+                |c| launch::start_program(c, &programs, 1),
+                &mut progress("run", p.max_cycles, a.json),
+            )
+            .map_err(|e| CliError::new(format!("run failed: {}", e.0)))
+        }
+        None => launch::launch_program(
+            &mut chip,
+            &programs,
+            1,
+            p.max_cycles,
+            &mut progress("run", p.max_cycles, a.json),
+        )
+        .map_err(|e| CliError::new(format!("run failed: {e}"))),
+    };
     a.trace.finish(&mut chip)?;
-    let r = r.map_err(|e| CliError::new(format!("run failed: {e}")))?;
+    let r = r?;
     let stuck: Vec<String> = if r.finished {
         Vec::new()
     } else {

@@ -459,7 +459,7 @@ impl Tile {
 
     // ---- one cycle ----------------------------------------------------------------------
 
-    fn invalidate_dirty_code(&mut self) {
+    pub(crate) fn invalidate_dirty_code(&mut self) {
         if let Some((lo, hi)) = self.p.l1.take_code_dirty() {
             for c in &mut self.cores {
                 c.hart.invalidate_code(lo, hi - lo);

@@ -71,6 +71,10 @@ pub struct Chip {
     l1_written: bool,
     /// Fast schedule: the last cycle visited no tile and no coprocessor.
     quiet: bool,
+    /// Host threads the fast schedule may spread a cycle's tiles over (`crate::threads`).
+    threads: usize,
+    /// Cycles the fast schedule spread over host threads so far.
+    spread_cycles: u64,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
@@ -293,6 +297,8 @@ impl Chip {
             cp_busy: vec![true; n_tiles],
             l1_written: false,
             quiet: false,
+            threads: crate::threads::threads_from_env()?,
+            spread_cycles: 0,
         })
     }
 
@@ -306,6 +312,22 @@ impl Chip {
         self.sync_parked()?;
         self.schedule = s;
         Ok(())
+    }
+
+    /// Host threads the fast schedule uses (from `BHEMU_THREADS` at construction, default the
+    /// machine's cores; see [`crate::threads`]).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Cycles so far whose tiles were stepped on more than one host thread.
+    pub fn spread_cycles(&self) -> u64 {
+        self.spread_cycles
+    }
+
+    /// Sets the host thread count (at least 1) between cycles; results do not depend on it.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
     }
 
     /// Brings every core the fast schedule has parked up to the current cycle, so that
@@ -445,6 +467,35 @@ impl Chip {
                         r?;
                     }
                 }
+            }
+            Schedule::Fast
+                if crate::threads::worth_spreading(&self.due, &self.cp_busy, now, self.threads) =>
+            {
+                self.spread_cycles += 1;
+                let faces = self.noc.tile_faces();
+                let r = if faces.len() == self.tiles.len() {
+                    crate::threads::spread_cycle(
+                        &mut self.tiles,
+                        faces,
+                        &mut self.due,
+                        &mut self.cp_busy,
+                        now,
+                        self.threads,
+                    )
+                } else {
+                    Err(ChipError::new(
+                        ErrorKind::Internal,
+                        "the NoC's Tensix nodes are not the chip's tiles",
+                    ))
+                };
+                // The barrier: requests enter the NoC in tile order (docs/noc-lookahead.md
+                // clause 4), also when a tile failed.
+                for t in &mut self.tiles {
+                    t.submit_requests(&mut self.noc);
+                }
+                let (w, q) = r.map_err(|e| e.at_cycle(now))?;
+                written = w;
+                quiet = q;
             }
             Schedule::Fast => {
                 // Tiles whose cores are all parked, ahead of the clock or stopped are skipped

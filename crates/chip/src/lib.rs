@@ -19,6 +19,7 @@ pub mod launch;
 pub mod pcie;
 pub mod report;
 pub mod schedule;
+pub mod threads;
 pub mod tile;
 pub mod watchdog;
 

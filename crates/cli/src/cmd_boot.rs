@@ -72,6 +72,10 @@ pub struct BootArgs {
     /// results with less host work); default `BHEMU_SCHEDULE`, else fast.
     #[arg(long, value_name = "NAME")]
     pub schedule: Option<String>,
+    /// Host threads the fast schedule spreads tiles over; results do not depend on it
+    /// (default `BHEMU_THREADS`, else the machine's cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<String>,
 }
 
 /// A progress line on stderr once a phase has run for more than a second.
@@ -177,6 +181,9 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
     if let Some(name) = &a.schedule {
         chip.set_schedule(Schedule::parse(name).map_err(err)?)
             .map_err(err)?;
+    }
+    if let Some(n) = &a.threads {
+        chip.set_threads(bhemu_chip::threads::parse_threads(n).map_err(err)?);
     }
 
     let r = host::boot(

@@ -848,6 +848,8 @@ fn fault(req: &Request, cycle: u64, error: NocError) -> NocFault {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod lookahead_tests;
 
 /// Refuses requests that cannot be carried out (the checks [`Noc::mmio_write`] makes before
 /// issuing); needs only the topology, so a tile's own NIU face ([`face::TileNoc`]) makes the

@@ -314,8 +314,8 @@ impl Chip {
         Ok(())
     }
 
-    /// Host threads the fast schedule uses (from `BHEMU_THREADS` at construction, default the
-    /// machine's cores; see [`crate::threads`]).
+    /// Host threads the fast schedule uses (from `BHEMU_THREADS` at construction, default 1;
+    /// see [`crate::threads`]).
     pub fn threads(&self) -> usize {
         self.threads
     }

@@ -10,8 +10,8 @@
 //! loop issues them in (clause 4). The NoC tick, host MMIO and ABI accesses run on the calling
 //! thread between cycles (the barrier).
 //!
-//! Thread count: [`THREADS_ENV`] or `--threads`; default the machine's cores. Results and
-//! cycle counts do not depend on it (the `schedule_digest` test compares 1, 2 and 4 threads
+//! Thread count: [`THREADS_ENV`] or `--threads`; default 1 (see [`default_threads`]). Results
+//! and cycle counts do not depend on it (the `schedule_digest` test compares 1, 2 and 4 threads
 //! with the reference schedule). A cycle in which fewer than [`MIN_TILES_PER_THREAD`] tiles per
 //! thread have work runs on the calling thread: spawning costs more than it saves there.
 //!
@@ -29,18 +29,30 @@ pub const THREADS_ENV: &str = "BHEMU_THREADS";
 /// Fewest tiles with work per thread before a cycle is spread over threads.
 pub const MIN_TILES_PER_THREAD: usize = 8;
 
-/// The machine's cores (`std::thread::available_parallelism`), 1 if unknown.
+/// The thread count when none is given: 1. With a quantum of one cycle (functional timing,
+/// docs/noc-lookahead.md) every spread cycle spawns and joins threads, which on the project's
+/// shared 2-core machine cost far more than the ≈ 15 µs of tile work in a busy 140-tile cycle
+/// (README "Measured figures": boot ≈ 5x slower on 2 threads). Ask for threads explicitly
+/// (`--threads N`, `BHEMU_THREADS`, or [`machine_threads`]) where cores are free.
 pub fn default_threads() -> usize {
+    1
+}
+
+/// The machine's cores (`std::thread::available_parallelism`), 1 if unknown.
+pub fn machine_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `n` as a thread count: a positive integer.
+/// `n` as a thread count: a positive integer, or `cores` for [`machine_threads`].
 pub fn parse_threads(s: &str) -> Result<usize, ChipError> {
+    if s.trim() == "cores" {
+        return Ok(machine_threads());
+    }
     match s.trim().parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(ChipError::new(
             ErrorKind::InvalidInput,
-            format!("bad thread count `{s}` (expected a positive integer)"),
+            format!("bad thread count `{s}` (expected a positive integer or `cores`)"),
         )),
     }
 }
@@ -187,6 +199,7 @@ mod tests {
     fn thread_counts_parse_as_positive_integers() {
         assert_eq!(parse_threads("4").ok(), Some(4));
         assert_eq!(parse_threads(" 1 ").ok(), Some(1));
+        assert_eq!(parse_threads("cores").ok(), Some(machine_threads()));
         for bad in ["0", "-1", "two", ""] {
             let e = parse_threads(bad).expect_err("not a thread count");
             assert_eq!(e.kind, ErrorKind::InvalidInput);

@@ -51,7 +51,7 @@ pub struct ChipBenchArgs {
     /// reference or fast (default `BHEMU_SCHEDULE`, else fast).
     #[arg(long, value_name = "NAME")]
     schedule: Option<String>,
-    /// Host threads of the fast schedule (default `BHEMU_THREADS`, else the machine's cores).
+    /// Host threads of the fast schedule (a count or `cores`; default `BHEMU_THREADS`, else 1).
     #[arg(long, value_name = "N")]
     threads: Option<String>,
 }

@@ -73,7 +73,7 @@ pub struct BootArgs {
     #[arg(long, value_name = "NAME")]
     pub schedule: Option<String>,
     /// Host threads the fast schedule spreads tiles over; results do not depend on it
-    /// (default `BHEMU_THREADS`, else the machine's cores).
+    /// (a count or `cores`; default `BHEMU_THREADS`, else 1).
     #[arg(long, value_name = "N")]
     pub threads: Option<String>,
 }

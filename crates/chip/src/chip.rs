@@ -11,6 +11,14 @@
 //! states and cycle counts with less host work: idle cores are parked and cores alone in their
 //! tile run private instructions ahead of the clock (`tile::park`, [`Tile::step_cores`]), and
 //! tiles with nothing due this cycle are skipped with one compare.
+//!
+//! Host threads ([`crate::threads`], `--threads N`): a fast-schedule cycle with enough busy
+//! tiles steps each tile's cores and coprocessor on one of N scoped threads, each tile on its
+//! own NIU pair and outbox (`bhemu_noc::TileNoc`); after the join — the barrier — the outboxes
+//! enter the NoC in tile order and the NoC ticks on the calling thread (docs/noc-lookahead.md).
+//! Where hooks go: per-core observation (trace events, breakpoints) inside the tile's step
+//! (`Tile::step_cores_on` / `Tile::step_cores_reference_on`), touching only the tile;
+//! chip-wide effects after the barrier in [`Chip::tick`], never from inside a tile's step.
 use bhemu_noc::coord::{NOC_GRID_X, NOC_GRID_Y};
 use bhemu_noc::{
     decode_niu_address, AtomicOp, Noc, NocEndpoints, NocError, NocIndex, NodeId, NodeKind, Timing,

@@ -207,6 +207,16 @@ mod tests {
         }
     }
 
+    /// Tiles move to the threads that step them, and libttsim may hold the chip on any
+    /// thread: both must be `Send` (a compile-time check).
+    #[test]
+    fn chip_and_tiles_are_send() {
+        fn send<T: Send>() {}
+        send::<Tile>();
+        send::<crate::Chip>();
+        send::<TileNoc<'static>>();
+    }
+
     #[test]
     fn few_busy_tiles_stay_on_one_thread() {
         let due = vec![0u64; 2 * MIN_TILES_PER_THREAD];

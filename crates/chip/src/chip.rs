@@ -11,6 +11,14 @@
 //! states and cycle counts with less host work: idle cores are parked and cores alone in their
 //! tile run private instructions ahead of the clock (`tile::park`, [`Tile::step_cores`]), and
 //! tiles with nothing due this cycle are skipped with one compare.
+//!
+//! Host threads ([`crate::threads`], `--threads N`): a fast-schedule cycle with enough busy
+//! tiles steps each tile's cores and coprocessor on one of N scoped threads, each tile on its
+//! own NIU pair and outbox (`bhemu_noc::TileNoc`); after the join — the barrier — the outboxes
+//! enter the NoC in tile order and the NoC ticks on the calling thread (docs/noc-lookahead.md).
+//! Where hooks go: per-core observation (trace events, breakpoints) inside the tile's step
+//! (`Tile::step_cores_on` / `Tile::step_cores_reference_on`), touching only the tile;
+//! chip-wide effects after the barrier in [`Chip::tick`], never from inside a tile's step.
 use bhemu_noc::coord::{NOC_GRID_X, NOC_GRID_Y};
 use bhemu_noc::{
     decode_niu_address, AtomicOp, Noc, NocEndpoints, NocError, NocIndex, NodeId, NodeKind, Timing,
@@ -73,6 +81,10 @@ pub struct Chip {
     quiet: bool,
     /// The timeline tracer, when one is recording ([`crate::trace`]).
     pub(crate) tracer: Option<Box<crate::trace::ChipTracer>>,
+    /// Host threads the fast schedule may spread a cycle's tiles over (`crate::threads`).
+    threads: usize,
+    /// Cycles the fast schedule spread over host threads so far.
+    spread_cycles: u64,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
@@ -296,6 +308,8 @@ impl Chip {
             l1_written: false,
             quiet: false,
             tracer: None,
+            threads: crate::threads::threads_from_env()?,
+            spread_cycles: 0,
         })
     }
 
@@ -309,6 +323,22 @@ impl Chip {
         self.sync_parked()?;
         self.schedule = s;
         Ok(())
+    }
+
+    /// Host threads the fast schedule uses (from `BHEMU_THREADS` at construction, default 1;
+    /// see [`crate::threads`]).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Cycles so far whose tiles were stepped on more than one host thread.
+    pub fn spread_cycles(&self) -> u64 {
+        self.spread_cycles
+    }
+
+    /// Sets the host thread count (at least 1) between cycles; results do not depend on it.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
     }
 
     /// Brings every core the fast schedule has parked up to the current cycle, so that
@@ -454,6 +484,35 @@ impl Chip {
                         r?;
                     }
                 }
+            }
+            Schedule::Fast
+                if crate::threads::worth_spreading(&self.due, &self.cp_busy, now, self.threads) =>
+            {
+                self.spread_cycles += 1;
+                let faces = self.noc.tile_faces();
+                let r = if faces.len() == self.tiles.len() {
+                    crate::threads::spread_cycle(
+                        &mut self.tiles,
+                        faces,
+                        &mut self.due,
+                        &mut self.cp_busy,
+                        now,
+                        self.threads,
+                    )
+                } else {
+                    Err(ChipError::new(
+                        ErrorKind::Internal,
+                        "the NoC's Tensix nodes are not the chip's tiles",
+                    ))
+                };
+                // The barrier: requests enter the NoC in tile order (docs/noc-lookahead.md
+                // clause 4), also when a tile failed.
+                for t in &mut self.tiles {
+                    t.submit_requests(&mut self.noc);
+                }
+                let (w, q) = r.map_err(|e| e.at_cycle(now))?;
+                written = w;
+                quiet = q;
             }
             Schedule::Fast => {
                 // Tiles whose cores are all parked, ahead of the clock or stopped are skipped

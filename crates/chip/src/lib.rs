@@ -22,6 +22,7 @@ pub mod mmio_names;
 pub mod pcie;
 pub mod report;
 pub mod schedule;
+pub mod threads;
 pub mod tile;
 pub mod trace;
 pub mod watchdog;

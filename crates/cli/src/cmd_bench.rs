@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, Firmware, Kernel, RunReport};
-use bhemu_chip::{grid, Chip, ChipConfig, Schedule};
+use bhemu_chip::{grid, threads, Chip, ChipConfig, Schedule};
 use bhemu_rv::{workload, FlatRam, Hart, HartConfig, RunExit, StepOutcome};
 
 use crate::CliError;
@@ -59,6 +59,9 @@ pub struct ChipBenchArgs {
     /// reference or fast (default `BHEMU_SCHEDULE`, else fast).
     #[arg(long, value_name = "NAME")]
     schedule: Option<String>,
+    /// Host threads of the fast schedule (a count or `cores`; default `BHEMU_THREADS`, else 1).
+    #[arg(long, value_name = "N")]
+    threads: Option<String>,
 }
 
 pub fn run(c: BenchCommand) -> Result<ExitCode, CliError> {
@@ -99,6 +102,9 @@ fn booted(a: &ChipBenchArgs, fw: &Firmware, tiles: usize) -> Result<(Chip, RunRe
     if let Some(s) = &a.schedule {
         chip.set_schedule(Schedule::parse(s).map_err(cerr)?)
             .map_err(cerr)?;
+    }
+    if let Some(n) = &a.threads {
+        chip.set_threads(threads::parse_threads(n).map_err(cerr)?);
     }
     let r = host::boot(&mut chip, fw, 1_000_000, &mut |_| {}).map_err(cerr)?;
     if !r.finished {
@@ -153,7 +159,11 @@ fn bench_chip(a: &ChipBenchArgs) -> Result<ExitCode, CliError> {
         Some(s) => Schedule::parse(s).map_err(cerr)?,
         None => Schedule::from_env().map_err(cerr)?,
     };
-    println!("schedule: {}", schedule.name());
+    let n_threads = match &a.threads {
+        Some(n) => threads::parse_threads(n).map_err(cerr)?,
+        None => threads::threads_from_env().map_err(cerr)?,
+    };
+    println!("schedule: {}, threads: {n_threads}", schedule.name());
     if all || a.workload == "boot" {
         // The CPU figure of boot includes building the chip and loading the firmware.
         let (res, cpu) = timed(|| booted(a, &fw, 140));

@@ -81,6 +81,10 @@ pub struct BootArgs {
     /// Tiles whose harts gdb sees, `x,y;x,y...` (default: the first enabled tile).
     #[arg(long, value_name = "TILES", requires = "gdb")]
     pub gdb_tiles: Option<String>,
+    /// Host threads the fast schedule spreads tiles over; results do not depend on it
+    /// (a count or `cores`; default `BHEMU_THREADS`, else 1).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<String>,
 }
 
 /// A progress line on stderr once a phase has run for more than a second.
@@ -186,6 +190,9 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
     if let Some(name) = &a.schedule {
         chip.set_schedule(Schedule::parse(name).map_err(err)?)
             .map_err(err)?;
+    }
+    if let Some(n) = &a.threads {
+        chip.set_threads(bhemu_chip::threads::parse_threads(n).map_err(err)?);
     }
     a.trace.install(&mut chip)?;
     let r = boot_and_launch(&a, &mut chip, &fw, kernel.as_ref());

@@ -2,7 +2,8 @@
 //! boot on 140 tiles and after each kernel launch (NoC stamp, NoC multicast, Tensix pushes with
 //! MMIO polling, a private spin loop), a digest of every hart's architectural state (with
 //! `cycle` and `instret`), every L1 and local RAM, DRAM and the chip's cycle count is the same
-//! under both schedules, and so is every phase's cycle count.
+//! under both schedules, and so is every phase's cycle count — with the fast schedule on 1, 2
+//! and 4 host threads.
 //!
 //! Needs the firmware (`scripts/fetch-ttnn.sh`) and the kernels (`scripts/build-kernels.sh`,
 //! Debian's `gcc-riscv64-unknown-elf`); skips with a message when either is missing, unless
@@ -97,9 +98,15 @@ fn spin_checksum(n: u32) -> u32 {
 type Phase = (String, u64, ChipDigest);
 
 /// Boot, then each launch, under `schedule`; checks what each kernel must have computed.
-fn run(schedule: Schedule, fw: &Firmware, dir: &Path) -> (Vec<Phase>, (u64, u64)) {
+fn run(
+    schedule: Schedule,
+    threads: usize,
+    fw: &Firmware,
+    dir: &Path,
+) -> (Vec<Phase>, (u64, u64), u64) {
     let mut chip = Chip::new(&ChipConfig::default()).expect("chip");
     chip.set_schedule(schedule).expect("schedule");
+    chip.set_threads(threads);
     let mut phases = Vec::new();
     let r = host::boot(&mut chip, fw, 200_000, &mut |_| {}).expect("boot");
     assert!(r.finished, "{schedule:?}: boot did not finish");
@@ -168,30 +175,38 @@ fn run(schedule: Schedule, fw: &Firmware, dir: &Path) -> (Vec<Phase>, (u64, u64)
     chip.clock(5000).expect("idle");
     let c = chip.cycle();
     phases.push(("idle".to_string(), c, chip.digest().expect("digest")));
-    (phases, chip.park_counts())
+    (phases, chip.park_counts(), chip.spread_cycles())
 }
 
 #[test]
 fn fast_schedule_matches_reference_digest_on_boot_and_kernels() {
     let Some(fw) = firmware() else { return };
     let Some(dir) = kernels() else { return };
-    let (reference, none) = run(Schedule::Reference, &fw, &dir);
-    let (fast, (parks, wakes)) = run(Schedule::Fast, &fw, &dir);
+    let (reference, none, _) = run(Schedule::Reference, 1, &fw, &dir);
     assert_eq!(none, (0, 0), "the reference schedule never parks");
-    eprintln!("fast schedule: {parks} parks, {wakes} wakes");
-    // Every tile's four idle cores park after boot and wake at each launch.
-    assert!(
-        parks >= 4 * 140 && wakes >= 4 * 140,
-        "{parks} parks, {wakes} wakes"
-    );
-    assert_eq!(reference.len(), fast.len());
-    for ((name, rc, rd), (_, fc, fd)) in reference.iter().zip(&fast) {
-        eprintln!("{name}: {rc} cycles, digest {:016x}", rd.total());
-        assert_eq!(rc, fc, "{name}: cycle count");
-        assert_eq!(
-            rd.first_difference(fd),
-            None,
-            "{name}: first differing part"
+    // Host threads (crates/chip/src/threads.rs): the same digests and cycle counts on 1, 2
+    // and 4 threads, whatever the machine's core count.
+    for threads in [1, 2, 4] {
+        let (fast, (parks, wakes), spread) = run(Schedule::Fast, threads, &fw, &dir);
+        eprintln!(
+            "fast schedule, {threads} threads: {parks} parks, {wakes} wakes, {spread} cycles spread"
         );
+        // The multi-thread path is taken (boot and launches keep all 140 tiles busy).
+        assert_eq!(spread > 0, threads > 1, "{threads} threads: {spread} cycles spread");
+        // Every tile's four idle cores park after boot and wake at each launch.
+        assert!(
+            parks >= 4 * 140 && wakes >= 4 * 140,
+            "{threads} threads: {parks} parks, {wakes} wakes"
+        );
+        assert_eq!(reference.len(), fast.len());
+        for ((name, rc, rd), (_, fc, fd)) in reference.iter().zip(&fast) {
+            eprintln!("{name}: {rc} cycles, digest {:016x}", rd.total());
+            assert_eq!(rc, fc, "{name}, {threads} threads: cycle count");
+            assert_eq!(
+                rd.first_difference(fd),
+                None,
+                "{name}, {threads} threads: first differing part"
+            );
+        }
     }
 }

@@ -65,6 +65,7 @@
 //! ```
 pub mod atomic;
 pub mod coord;
+pub mod face;
 pub mod niu;
 pub mod regs;
 
@@ -73,6 +74,7 @@ use std::sync::Arc;
 
 pub use atomic::{AmoOp, AtomicOp};
 pub use coord::{NocIndex, NodeId, NodeInfo, NodeKind, Topology};
+pub use face::TileNoc;
 pub use niu::{CmdBuf, Niu, NiuWrite, Request, RequestKind};
 
 use regs::counter as c;
@@ -362,6 +364,47 @@ impl Noc {
         }
     }
 
+    /// The NIU face of the Tensix tile at `node` (see [`face`]).
+    pub fn tile_face(&mut self, node: NodeId) -> Result<TileNoc<'_>, NocError> {
+        let s = self.slot(node)?;
+        Ok(TileNoc::new(&self.topo, &mut self.nius[s], node))
+    }
+
+    /// The NIU faces of every Tensix tile, in slot order (the order tiles are stepped in),
+    /// each borrowable by a different host thread.
+    pub fn tile_faces(&mut self) -> Vec<TileNoc<'_>> {
+        let topo = &self.topo;
+        topo.nodes()
+            .iter()
+            .zip(self.nius.iter_mut())
+            .filter(|(n, _)| matches!(n.kind, NodeKind::Tensix { .. }))
+            .map(|(n, nius)| TileNoc::new(topo, nius, n.id))
+            .collect()
+    }
+
+    /// Takes the requests a tile issued through its [`TileNoc`] (emptying `outbox`), after
+    /// those already issued: called per tile in slot order, this is the issue order of one
+    /// host thread stepping the tiles (docs/noc-lookahead.md clause 4).
+    pub fn submit(&mut self, outbox: &mut Vec<Request>) {
+        self.pending.extend(outbox.drain(..));
+    }
+
+    /// The NoC's lookahead: the fewest cycles from the cycle a core issues a request to the
+    /// first cycle in which any effect of it (data, counters, `NOC_CMD_CTRL`) is visible to a
+    /// core of *another* tile — the longest stretch tiles may run without looking at each
+    /// other (docs/noc-lookahead.md clauses 1-3). Functional timing: 1 (effects land in the
+    /// issue cycle's tick, seen from the next cycle). Hop timing: the latency of one hop,
+    /// `2 * niu_cycles + cycles_per_hop` (19 on Blackhole), plus the cycle of the tick.
+    pub fn lookahead(&self) -> u64 {
+        match self.timing {
+            Timing::Functional => 1,
+            Timing::Hops {
+                niu_cycles,
+                cycles_per_hop,
+            } => 2 * u64::from(niu_cycles) + u64::from(cycles_per_hop) + 1,
+        }
+    }
+
     /// A core of `node` reads tile address `addr` in `0xFFB2_0000..0xFFB4_0000`.
     pub fn tile_mmio_read(&mut self, node: NodeId, addr: u32) -> Result<u32, NocError> {
         let (noc, off) = decode_niu_address(addr).ok_or(NocError::BadRegister {
@@ -386,115 +429,12 @@ impl Noc {
 
     /// Refuses requests that cannot be carried out; see [`Noc::mmio_write`].
     fn check(&self, req: &Request) -> Result<(), NocError> {
-        let kind = req.kind()?;
-        if req.ctrl & regs::ctrl::NOC_CMD_L1_ACC_AT_EN != 0 {
-            // MemoryMap.md NOC_CTRL bit 31: broken in hardware, "should always be false".
-            return Err(NocError::Unsupported {
-                what: "NOC_CMD_L1_ACC_AT_EN (L1 accumulate on read/write)",
-            });
-        }
-        let node = |hi: u32| self.topo.node(NodeId::from_xy_field(hi));
-        match kind {
-            RequestKind::Read => {
-                if req.broadcast() {
-                    // MemoryMap.md: broadcast "should always be false for read requests".
-                    return Err(NocError::BadRequest {
-                        reason: "broadcast read",
-                    });
-                }
-                node(req.targ_hi)?;
-                node(req.ret_hi)?;
-                self.check_len(req.length())?;
-            }
-            RequestKind::Atomic => {
-                AtomicOp::decode(req.len_be as u32, req.at_data)?;
-                if req.broadcast() {
-                    self.broadcast_receivers(req, req.targ_hi)?;
-                } else if !matches!(node(req.targ_hi)?.kind, NodeKind::Tensix { .. }) {
-                    // MemoryMap.md NOC_CTRL: atomics must target the L1 of a Tensix/Ethernet tile.
-                    return Err(NocError::BadRequest {
-                        reason: "atomic to a node that is not a Tensix tile",
-                    });
-                }
-                if req.non_posted() {
-                    node(req.ret_hi)?;
-                }
-            }
-            RequestKind::Write {
-                inline,
-                byte_enable,
-            } => {
-                let dest_hi = if inline { req.targ_hi } else { req.ret_hi };
-                if req.broadcast() {
-                    self.broadcast_receivers(req, dest_hi)?;
-                } else {
-                    node(dest_hi)?;
-                }
-                if req.non_posted() && !inline {
-                    node(req.targ_hi)?; // the acknowledgement goes there
-                }
-                if !inline && !byte_enable {
-                    self.check_len(req.length())?;
-                }
-            }
-        }
-        Ok(())
+        check_request(&self.topo, req)
     }
 
-    fn check_len(&self, len: u64) -> Result<(), NocError> {
-        if len > MAX_REQUEST_BYTES {
-            return Err(NocError::Unsupported {
-                what: "NoC request longer than 4 MiB (256 packets)",
-            });
-        }
-        Ok(())
-    }
-
-    /// The receivers of a broadcast whose rectangle is in coordinate field `field` (MemoryMap.md
-    /// "NOC_TARG_ADDR and NOC_RET_ADDR"): EndX bits 0–5, EndY 6–11, StartX 12–17, StartY
-    /// 18–23. The corners are translated to raw coordinates of the NoC in use and the spans
-    /// taken there (wrapping when start > end); only enabled Tensix tiles receive broadcasts,
-    /// and the initiator only with `NOC_CMD_BRCST_SRC_INCLUDE`. On NoC 1 software must therefore
-    /// give start ≥ end in translated space (Coordinates.md). Slots come in slot order.
+    /// The receivers of a broadcast; see [`broadcast_receivers`].
     pub fn broadcast_receivers(&self, req: &Request, field: u32) -> Result<Vec<usize>, NocError> {
-        if req.ctrl & regs::ctrl::NOC_CMD_BRCST_PACKET == 0 {
-            return Err(NocError::BadRequest {
-                reason: "not a broadcast",
-            });
-        }
-        let v = |shift: u32| ((field >> shift) & 0x3F) as u8;
-        let (ex, ey, sx, sy) = (v(0), v(6), v(12), v(18));
-        if [ex, sx].iter().any(|&x| x >= coord::NOC_GRID_X)
-            || [ey, sy].iter().any(|&y| y >= coord::NOC_GRID_Y)
-        {
-            return Err(NocError::BadBroadcast {
-                field,
-                reason: "corner outside the 17 x 12 Tensix/router grid",
-            });
-        }
-        let (sx, sy) = coord::raw_on((sx, sy), req.noc);
-        let (ex, ey) = coord::raw_on((ex, ey), req.noc);
-        let span = |v: u8, s: u8, e: u8| {
-            if s <= e {
-                s <= v && v <= e
-            } else {
-                v <= e || s <= v
-            }
-        };
-        let mut out = Vec::new();
-        for (slot, n) in self.topo.nodes().iter().enumerate() {
-            if !matches!(n.kind, NodeKind::Tensix { .. }) {
-                continue;
-            }
-            if n.id == req.origin && !req.src_include() {
-                continue;
-            }
-            let (x, y) = n.raw_on(req.noc);
-            if span(x, sx, ex) && span(y, sy, ey) {
-                out.push(slot);
-            }
-        }
-        Ok(out)
+        broadcast_receivers(&self.topo, req, field)
     }
 
     fn latency(&self, noc: NocIndex, from: usize, to: usize) -> u64 {
@@ -970,3 +910,122 @@ fn fault(req: &Request, cycle: u64, error: NocError) -> NocFault {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod lookahead_tests;
+
+/// Refuses requests that cannot be carried out (the checks [`Noc::mmio_write`] makes before
+/// issuing); needs only the topology, so a tile's own NIU face ([`face::TileNoc`]) makes the
+/// same ones.
+pub(crate) fn check_request(topo: &Topology, req: &Request) -> Result<(), NocError> {
+
+    let kind = req.kind()?;
+    if req.ctrl & regs::ctrl::NOC_CMD_L1_ACC_AT_EN != 0 {
+        // MemoryMap.md NOC_CTRL bit 31: broken in hardware, "should always be false".
+        return Err(NocError::Unsupported {
+            what: "NOC_CMD_L1_ACC_AT_EN (L1 accumulate on read/write)",
+        });
+    }
+    let node = |hi: u32| topo.node(NodeId::from_xy_field(hi));
+    match kind {
+        RequestKind::Read => {
+            if req.broadcast() {
+                // MemoryMap.md: broadcast "should always be false for read requests".
+                return Err(NocError::BadRequest {
+                    reason: "broadcast read",
+                });
+            }
+            node(req.targ_hi)?;
+            node(req.ret_hi)?;
+            check_len(req.length())?;
+        }
+        RequestKind::Atomic => {
+            AtomicOp::decode(req.len_be as u32, req.at_data)?;
+            if req.broadcast() {
+                broadcast_receivers(topo, req, req.targ_hi)?;
+            } else if !matches!(node(req.targ_hi)?.kind, NodeKind::Tensix { .. }) {
+                // MemoryMap.md NOC_CTRL: atomics must target the L1 of a Tensix/Ethernet tile.
+                return Err(NocError::BadRequest {
+                    reason: "atomic to a node that is not a Tensix tile",
+                });
+            }
+            if req.non_posted() {
+                node(req.ret_hi)?;
+            }
+        }
+        RequestKind::Write {
+            inline,
+            byte_enable,
+        } => {
+            let dest_hi = if inline { req.targ_hi } else { req.ret_hi };
+            if req.broadcast() {
+                broadcast_receivers(topo, req, dest_hi)?;
+            } else {
+                node(dest_hi)?;
+            }
+            if req.non_posted() && !inline {
+                node(req.targ_hi)?; // the acknowledgement goes there
+            }
+            if !inline && !byte_enable {
+                check_len(req.length())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_len(len: u64) -> Result<(), NocError> {
+    if len > MAX_REQUEST_BYTES {
+        return Err(NocError::Unsupported {
+            what: "NoC request longer than 4 MiB (256 packets)",
+        });
+    }
+    Ok(())
+}
+
+/// The receivers of a broadcast whose rectangle is in coordinate field `field` (MemoryMap.md
+/// "NOC_TARG_ADDR and NOC_RET_ADDR"): EndX bits 0–5, EndY 6–11, StartX 12–17, StartY
+/// 18–23. The corners are translated to raw coordinates of the NoC in use and the spans
+/// taken there (wrapping when start > end); only enabled Tensix tiles receive broadcasts,
+/// and the initiator only with `NOC_CMD_BRCST_SRC_INCLUDE`. On NoC 1 software must therefore
+/// give start ≥ end in translated space (Coordinates.md). Slots come in slot order.
+pub fn broadcast_receivers(topo: &Topology, req: &Request, field: u32) -> Result<Vec<usize>, NocError> {
+    if req.ctrl & regs::ctrl::NOC_CMD_BRCST_PACKET == 0 {
+        return Err(NocError::BadRequest {
+            reason: "not a broadcast",
+        });
+    }
+    let v = |shift: u32| ((field >> shift) & 0x3F) as u8;
+    let (ex, ey, sx, sy) = (v(0), v(6), v(12), v(18));
+    if [ex, sx].iter().any(|&x| x >= coord::NOC_GRID_X)
+        || [ey, sy].iter().any(|&y| y >= coord::NOC_GRID_Y)
+    {
+        return Err(NocError::BadBroadcast {
+            field,
+            reason: "corner outside the 17 x 12 Tensix/router grid",
+        });
+    }
+    let (sx, sy) = coord::raw_on((sx, sy), req.noc);
+    let (ex, ey) = coord::raw_on((ex, ey), req.noc);
+    let span = |v: u8, s: u8, e: u8| {
+        if s <= e {
+            s <= v && v <= e
+        } else {
+            v <= e || s <= v
+        }
+    };
+    let mut out = Vec::new();
+    for (slot, n) in topo.nodes().iter().enumerate() {
+        if !matches!(n.kind, NodeKind::Tensix { .. }) {
+            continue;
+        }
+        if n.id == req.origin && !req.src_include() {
+            continue;
+        }
+        let (x, y) = n.raw_on(req.noc);
+        if span(x, sx, ex) && span(y, sy, ey) {
+            out.push(slot);
+        }
+    }
+    Ok(out)
+}
+

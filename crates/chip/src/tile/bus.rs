@@ -5,7 +5,7 @@
 //! `Access::Fault`, which the hart turns into an exception that the tile reports with those
 //! details; in permissive mode it records a warning once per (core, address), reads 0 / drops
 //! the write, and continues (never silently).
-use bhemu_noc::Noc;
+use bhemu_noc::TileNoc;
 use bhemu_rv::{Access, Bus, BusFault, Width};
 use bhemu_tensix::{PushSource, Pushed};
 
@@ -15,13 +15,14 @@ use super::pc_bufs::{ttsync_check, Override};
 use super::{MmioAccess, Parts, Strictness};
 use crate::error::{ChipError, ErrorKind};
 
-pub(crate) struct CoreBus<'a> {
+pub(crate) struct CoreBus<'a, 'n> {
     pub core: Core,
     /// pc of the instruction being executed (for error locations).
     pub pc: u32,
     pub now: u64,
     pub p: &'a mut Parts,
-    pub noc: &'a mut Noc,
+    /// This tile's own NIUs; issued requests go to `p.outbox`.
+    pub noc: &'a mut TileNoc<'n>,
 }
 
 /// Why an MMIO access was refused.
@@ -31,7 +32,7 @@ fn unmapped(why: &str) -> Refusal {
     (ErrorKind::Unmapped, why.to_string())
 }
 
-impl CoreBus<'_> {
+impl CoreBus<'_, '_> {
     /// The typed error for a refused access, located at this core, pc and cycle.
     fn error(&self, addr: u32, width: u32, write: bool, r: Refusal) -> ChipError {
         let (kind, why) = r;
@@ -136,7 +137,7 @@ impl CoreBus<'_> {
             Target::Niu(a) => {
                 let v = self
                     .noc
-                    .tile_mmio_read(p.node, a & !3)
+                    .tile_mmio_read(a & !3)
                     .map_err(|e| (ErrorKind::Noc, e.to_string()))?;
                 Access::Done(extract(v, a, width))
             }
@@ -265,7 +266,7 @@ impl CoreBus<'_> {
             Target::Niu(a) => {
                 word_only(width)?;
                 self.noc
-                    .tile_mmio_write(p.node, a, value)
+                    .tile_mmio_write(a, value, &mut p.outbox)
                     .map_err(|e| (ErrorKind::Noc, e.to_string()))?;
                 Access::Done(())
             }
@@ -395,7 +396,7 @@ impl CoreBus<'_> {
     }
 }
 
-impl Bus for CoreBus<'_> {
+impl Bus for CoreBus<'_, '_> {
     #[inline]
     fn fetch(&mut self, addr: u32) -> Access<u32> {
         // A pass that had to fetch (a decode-cache miss, e.g. after `fence.i`) does not prove

@@ -3,7 +3,7 @@
 //! run its private instructions ahead of the clock, rewound exactly when anything could
 //! observe it. [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
 //! these shortcuts; the `schedule_digest` and `park_exact` tests hold them to it.
-use bhemu_noc::Noc;
+use bhemu_noc::{Noc, TileNoc};
 use bhemu_rv::{Checkpoint, Step};
 
 use super::{bus, park, CoreState, Tile};
@@ -52,6 +52,23 @@ impl Tile {
     /// The fast schedule's cycle of this tile: the same instructions, in the same order, as
     /// [`Tile::step_cores_reference`], except that parked cores (see `park`) are not visited.
     pub fn step_cores(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
+        let r = match noc.tile_face(self.p.node) {
+            Ok(mut face) => self.step_cores_on(now, &mut face),
+            Err(e) => Err(self.no_face(e)),
+        };
+        noc.submit(&mut self.p.outbox);
+        r
+    }
+
+    /// Hands the requests this tile's cores issued since the last call to the NoC.
+    pub fn submit_requests(&mut self, noc: &mut Noc) {
+        noc.submit(&mut self.p.outbox);
+    }
+
+    /// [`Tile::step_cores`] on this tile's own NIU face ([`TileNoc`]): touches nothing outside
+    /// the tile, so tiles may be stepped on different host threads; the requests the cores
+    /// issue wait in the tile's outbox for [`Tile::submit_requests`].
+    pub fn step_cores_on(&mut self, now: u64, noc: &mut TileNoc<'_>) -> Result<(), ChipError> {
         // Writes since this tile's last cycle came after every core had run that cycle.
         if self.p.l1.woken() != 0 || self.p.l1.code_dirty() {
             self.sync_ahead([now; 5])?;

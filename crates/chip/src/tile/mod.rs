@@ -22,7 +22,7 @@ mod tensix_port;
 
 use std::collections::HashSet;
 
-use bhemu_noc::{Noc, NodeId};
+use bhemu_noc::{Noc, NodeId, Request, TileNoc};
 use bhemu_rv::{Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
 use bhemu_tensix::{Arch, Coprocessor, TensixError};
 
@@ -128,6 +128,9 @@ pub(crate) struct Parts {
     pub probes: [park::Probe; 5],
     /// Per core, the loop it is parked on (fast schedule).
     pub parked: [Option<park::Park>; 5],
+    /// NoC requests the cores issued this cycle, in issue order, until the chip hands them to
+    /// the NoC (`Noc::submit`, in tile order: docs/noc-lookahead.md clause 4).
+    pub outbox: Vec<Request>,
 }
 
 pub struct Tile {
@@ -190,6 +193,7 @@ impl Tile {
                 last_mmio: [None; 5],
                 probes: Default::default(),
                 parked: Default::default(),
+                outbox: Vec::new(),
             },
             awake: 0,
             parks: 0,
@@ -471,6 +475,28 @@ impl Tile {
     /// schedule ([`crate::Schedule::Reference`]), kept as the definition the fast one is
     /// checked against.
     pub fn step_cores_reference(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
+        let r = match noc.tile_face(self.p.node) {
+            Ok(mut face) => self.step_cores_reference_on(now, &mut face),
+            Err(e) => Err(self.no_face(e)),
+        };
+        noc.submit(&mut self.p.outbox);
+        r
+    }
+
+    /// The tile has no NIUs in the NoC it was handed (a tile built for another topology).
+    fn no_face(&self, e: bhemu_noc::NocError) -> ChipError {
+        let mut c = ChipError::new(ErrorKind::Internal, format!("tile's NIUs: {e}"));
+        c.loc.tile = Some((self.p.node.x, self.p.node.y));
+        c
+    }
+
+    /// [`Tile::step_cores_reference`] on this tile's own NIU face; issued requests stay in
+    /// the tile's outbox until [`Tile::submit_requests`].
+    pub fn step_cores_reference_on(
+        &mut self,
+        now: u64,
+        noc: &mut TileNoc<'_>,
+    ) -> Result<(), ChipError> {
         self.invalidate_dirty_code();
         for i in 0..5 {
             if !matches!(self.cores[i].state, CoreState::Running | CoreState::Stalled) {

@@ -287,6 +287,7 @@ fn launch_layout_matches_firmware_elf_symbols() {
                     launch::text_base(core),
                     vec![0; 8 + 4 * launch::processor_index(core)],
                 )],
+                functions: Vec::new(),
             })
         })
         .collect();

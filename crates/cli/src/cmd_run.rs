@@ -402,7 +402,9 @@ fn reference_output(
     math: Math,
 ) -> Vec<u8> {
     let all_bf16 = out_f == Format::Bf16 && ins.iter().all(|(f, _)| *f == Format::Bf16);
-    if all_bf16 && r.op != "copy" && r.op != "relu" {
+    // Only the Matrix Unit's ops take the Matrix Unit's model; copy, relu and the SFPU ops
+    // (`sfpu_ref`) are computed below.
+    if all_bf16 && matches!(r.op.as_str(), "add" | "sub" | "mul" | "matmul") {
         return matrix_unit_reference(r, ins, n, math);
     }
     let mut out = Vec::with_capacity(n * out_f.bytes());

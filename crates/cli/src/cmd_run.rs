@@ -445,7 +445,15 @@ fn reference_output(
                     "add" => a(i) + b(i),
                     "sub" => a(i) - b(i),
                     "mul" => a(i) * b(i),
-                    other => crate::sfpu_ref::value(other, &a, n, i).unwrap_or(f64::NAN),
+                    other => match crate::sfpu_ref::value(other, &a, n, i) {
+                        // BF16 bits as they are: an f64 would quiet a signalling NaN.
+                        Some(h) if out_f == Format::Bf16 => {
+                            out.extend_from_slice(&h.to_le_bytes());
+                            continue;
+                        }
+                        Some(h) => f64::from(f32::from_bits(u32::from(h) << 16)),
+                        None => f64::NAN,
+                    },
                 };
                 encode(out_f, v, &mut out);
             }

@@ -573,6 +573,28 @@ fn run_compute_examples_are_bit_exact() {
     }
 }
 
+/// The eltwise and matmul kernels on all 140 tiles at once, each tile with its own random
+/// inputs, bit for bit against the Matrix Unit model.
+#[test]
+fn run_compute_examples_are_bit_exact_on_140_tiles() {
+    if kit().is_none() {
+        return;
+    }
+    for name in [
+        "add.toml",
+        "sub.toml",
+        "mul.toml",
+        "matmul.toml",
+        "matmul_block.toml",
+    ] {
+        let (code, out, err) = bhemu_run(&on_tiles(name, "all"), true);
+        assert_eq!(code, 0, "{name} on 140 tiles: {out}{err}");
+        let v = json_of(&out);
+        assert_eq!(v["outputs"][0]["bit_exact"], true, "{name}: {out}");
+        assert_eq!(v["outputs"][0]["mismatched_tiles"], 0, "{name}: {out}");
+    }
+}
+
 /// The math settings are real: the LoFi kernels' outputs differ from the HiFi4 model and the
 /// FP32-`Dst` kernels' from the BF16-`Dst` model (so the bit-exact matches above are not
 /// vacuous).
@@ -613,8 +635,8 @@ fn lofi_and_fp32_dst_kernels_differ_from_the_hifi4_bf16_model() {
 
 /// The raw-SFPU examples (add a constant, ReLU by predication, x*x+c by SFPMAD, integer
 /// shift/add, SFPLUT, SFPSWAP, SFPLOADMACRO), bit for bit against `bhemu run`'s references
-/// (crates/cli/src/sfpu_ref.rs), on one tile and on all 140. `sfpu_shift_add` is left out: its
-/// output differs from the reference by up to 127 ulp and is not yet understood (a known gap).
+/// (crates/cli/src/sfpu_ref.rs), on one tile and on all 140. The shift/add of a negative input
+/// lands on a signalling NaN, which the comparison keeps bit for bit.
 #[test]
 fn run_sfpu_examples_are_bit_exact_on_one_and_140_tiles() {
     if kit().is_none() {
@@ -624,6 +646,7 @@ fn run_sfpu_examples_are_bit_exact_on_one_and_140_tiles() {
         "relu_sfpu.toml",
         "sfpu_add_const.toml",
         "sfpu_square_plus_c.toml",
+        "sfpu_shift_add.toml",
         "sfpu_lut.toml",
         "sfpu_swap.toml",
         "sfpu_loadmacro.toml",

@@ -548,8 +548,7 @@ fn kit_builds_every_example_kernel_for_its_cores() {
 /// The compute examples (FPU element-wise add/sub/mul, tile matmul at HiFi4 and LoFi with a
 /// BF16 or an FP32 `Dst`, and a 2x2x2-tile block matmul through tt-llk's `matmul_block`), checked bit for bit against `bhemu run`'s Matrix Unit references,
 /// on random inputs in [-2, 2).
-/// relu_sfpu.toml is left out: it needs the Vector Unit (SFPU), which the coprocessor's
-/// dispatch does not drive yet.
+/// relu_sfpu.toml is checked with the other Vector Unit (SFPU) kernels below.
 #[test]
 fn run_compute_examples_are_bit_exact() {
     if kit().is_none() {

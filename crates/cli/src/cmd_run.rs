@@ -24,7 +24,7 @@
 //!
 //! [[input]]                        # one buffer per tile in DRAM bank 0
 //! name = "in"
-//! format = "bf16"                  # bf16 | fp32 | u32 | u8
+//! format = "bf16"                  # bf16 | fp32 | u32 | u8 | int32 (two's complement)
 //! pages = 4
 //! page_size = 2048
 //! random = 7                       # seed; or values = [..] or file = "in.bin"
@@ -271,6 +271,9 @@ enum Format {
     Fp32,
     U32,
     U8,
+    /// tt-metal's `Int32`: 32 bits the unpackers, `Dst` and the packers carry unchanged;
+    /// values are read as two's complement (the SFPU's integer arithmetic, SFPIADD.md).
+    I32,
 }
 
 impl Format {
@@ -280,15 +283,16 @@ impl Format {
             "fp32" | "Float32" => Ok(Format::Fp32),
             "u32" | "UInt32" => Ok(Format::U32),
             "u8" | "UInt8" => Ok(Format::U8),
+            "int32" | "i32" | "Int32" => Ok(Format::I32),
             _ => Err(CliError::new(format!(
-                "{field}: unknown format '{s}' (bf16, fp32, u32, u8)"
+                "{field}: unknown format '{s}' (bf16, fp32, u32, u8, int32)"
             ))),
         }
     }
     fn bytes(self) -> usize {
         match self {
             Format::Bf16 => 2,
-            Format::Fp32 | Format::U32 => 4,
+            Format::Fp32 | Format::U32 | Format::I32 => 4,
             Format::U8 => 1,
         }
     }
@@ -319,6 +323,17 @@ fn element(f: Format, bytes: &[u8], i: usize) -> f64 {
         Format::Fp32 => f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
         Format::U32 => f64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
         Format::U8 => f64::from(b[0]),
+        Format::I32 => f64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+    }
+}
+
+/// The 32 bits of element `i` for a 4-byte format, else its value as an int32.
+fn raw32(f: Format, bytes: &[u8], i: usize) -> u32 {
+    if f.bytes() == 4 {
+        let b = &bytes[i * 4..i * 4 + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    } else {
+        element(f, bytes, i) as i32 as u32
     }
 }
 
@@ -328,6 +343,7 @@ fn encode(f: Format, v: f64, out: &mut Vec<u8>) {
         Format::Fp32 => out.extend_from_slice(&(v as f32).to_le_bytes()),
         Format::U32 => out.extend_from_slice(&(v as u32).to_le_bytes()),
         Format::U8 => out.push(v as u8),
+        Format::I32 => out.extend_from_slice(&(v as i32).to_le_bytes()),
     }
 }
 
@@ -349,7 +365,7 @@ fn random_data(f: Format, seed: u32, n_bytes: usize) -> Vec<u8> {
                 f64::from(r >> 8) / f64::from(1u32 << 24) * 4.0 - 2.0,
                 &mut out,
             ),
-            Format::U32 => out.extend_from_slice(&r.to_le_bytes()),
+            Format::U32 | Format::I32 => out.extend_from_slice(&r.to_le_bytes()),
             Format::U8 => out.push(r as u8),
         }
     }
@@ -445,13 +461,21 @@ fn reference_output(
                     "add" => a(i) + b(i),
                     "sub" => a(i) - b(i),
                     "mul" => a(i) * b(i),
+                    // The SFPU's integer ops work on the 32 bits of each datum.
+                    other if crate::sfpu_ref::INT_OPS.contains(&other) => {
+                        let y = crate::sfpu_ref::int_value(other, raw32(ins[0].0, ins[0].1, i))
+                            .unwrap_or(0);
+                        if out_f.bytes() == 4 {
+                            out.extend_from_slice(&y.to_le_bytes());
+                            continue;
+                        }
+                        f64::from(y as i32)
+                    }
                     other => match crate::sfpu_ref::value(other, &a, n, i) {
-                        // The kernels leave BF16 in Dst; the packer's BF16 → BF16 early
-                        // conversion (rounding: NaN becomes infinity, exponent 0 becomes +0)
-                        // writes it to L1. Kept as bits: an f64 would quiet a signalling NaN.
+                        // BF16 bits as the packer writes them (an f64 detour would
+                        // quiet a signalling NaN).
                         Some(h) if out_f == Format::Bf16 => {
-                            let packed = model::pack_to_bf16(f32::from_bits(u32::from(h) << 16));
-                            out.extend_from_slice(&packed.to_le_bytes());
+                            out.extend_from_slice(&crate::sfpu_ref::packed(h).to_le_bytes());
                             continue;
                         }
                         Some(h) => f64::from(f32::from_bits(u32::from(h) << 16)),
@@ -1152,6 +1176,33 @@ mod tests {
         assert_eq!(f32_to_bf16(f32::from_bits(0x3F80_8000)), 0x3F80); // tie, even stays
         assert_eq!(f32_to_bf16(f32::from_bits(0x3F81_8000)), 0x3F82); // tie, odd rounds up
         assert_eq!(f32_to_bf16(f32::from_bits(0x3F80_8001)), 0x3F81);
+    }
+
+    #[test]
+    fn int32_format_reads_twos_complement_and_references_keep_the_32_bits() {
+        assert_eq!(Format::parse("int32", "f").ok(), Some(Format::I32));
+        assert_eq!(Format::parse("i32", "f").ok(), Some(Format::I32));
+        assert_eq!(element(Format::I32, &(-5i32).to_le_bytes(), 0), -5.0);
+        let mut v = Vec::new();
+        encode(Format::I32, -7.0, &mut v);
+        assert_eq!(v, (-7i32).to_le_bytes());
+        // Random int32 data spans the whole range (both signs, large magnitudes).
+        let d = random_data(Format::I32, 3, 4096);
+        let xs: Vec<i32> = d
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert!(xs.iter().any(|&x| x < -(1 << 30)) && xs.iter().any(|&x| x > 1 << 30));
+        // An SFPU integer op's reference is written as its 32 bits.
+        let r = parse_reference("sfpu_int_shift_add(in)", "f").unwrap();
+        let input = (-1i32).to_le_bytes();
+        let math = Math {
+            mkn: [1, 1, 1],
+            phases: 4,
+            dst_fp32: true,
+        };
+        let out = reference_output(&r, &[(Format::I32, &input)], Format::I32, 1, math);
+        assert_eq!(out, (-8 - 1 + 1234i32).to_le_bytes());
     }
 
     #[test]

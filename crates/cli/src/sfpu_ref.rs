@@ -4,17 +4,38 @@
 //! The kernels run with a 16-bit `Dst` holding BF16: SFPLOAD widens a BF16 datum to FP32
 //! (low 16 bits zero) and SFPSTORE narrows with `ToBF16`: denormals flush to signed zero,
 //! then the low 16 bits are dropped (truncation; tt-isa-documentation
-//! BlackholeA0/TensixTile/TensixCoprocessor/SFPSTORE.md). Each function below returns that
-//! BF16 value as an f64, which the caller's BF16 encoding keeps exactly.
+//! BlackholeA0/TensixTile/TensixCoprocessor/SFPSTORE.md). [`value`] returns that `Dst` datum's
+//! BF16 bits; [`packed`] is what the packer then writes to L1. The Int32 ops ([`INT_OPS`]) run
+//! with a 32-bit `Dst` whose bits travel unchanged ([`int_value`]).
 
 /// The reference ops this module knows, all of one input.
-pub const OPS: [&str; 5] = [
+pub const OPS: [&str; 6] = [
     "sfpu_add_half",
     "sfpu_square_minus_1_5",
     "sfpu_sqrt_bits",
     "sfpu_lut3",
     "sfpu_minmax_pairs",
+    "sfpu_int_shift_add",
 ];
+
+/// The ops of [`OPS`] on 32-bit integer data (an Int32 `Dst`, SFPLOAD / SFPSTORE Mod0 INT32
+/// moving the 32 bits unchanged), computed by [`int_value`].
+pub const INT_OPS: [&str; 1] = ["sfpu_int_shift_add"];
+
+/// `op` on the 32 bits `x` of one Int32 datum, or `None` for an op that is not in [`INT_OPS`].
+pub fn int_value(op: &str, x: u32) -> Option<u32> {
+    match op {
+        // SFPSHFT.md: a non-negative amount shifts left, a negative one right, arithmetically
+        // under SFPSHFT_MOD1_ARITHMETIC; SFPIADD.md: 32-bit two's complement adds (the
+        // immediate sign-extended from 12 bits). (x << 3) + (x >> 2) + 1234, wrapping.
+        "sfpu_int_shift_add" => {
+            let left = x << 3;
+            let right = ((x as i32) >> 2) as u32;
+            Some(left.wrapping_add(right).wrapping_add(1234))
+        }
+        _ => None,
+    }
+}
 
 /// `ToBF16` of SFPSTORE: flush a denormal to signed zero, truncate to the top 16 bits.
 fn to_bf16(bits: u32) -> u16 {
@@ -24,6 +45,21 @@ fn to_bf16(bits: u32) -> u16 {
         bits
     };
     (flushed >> 16) as u16
+}
+
+/// What the packer makes of a BF16 datum of a 16-bit `Dst` when it writes BF16 to L1 as tt-llk
+/// configures it (`IntermediateFormat` BF16, `Read_raw` clear: the early conversion's
+/// "Rounding", tt-isa-documentation WormholeB0/TensixTile/TensixCoprocessor/Packers/
+/// FormatConversion.md; there is no Blackhole page): a BF16 value needs no rounding, but
+/// "Denormals flushed to zero. Minus zero converted to positive zero. If the exponent is 8 bits
+/// wide, NaN becomes infinity". [`value`] is the `Dst` datum; the output in L1 is
+/// `packed(value)`.
+pub fn packed(h: u16) -> u16 {
+    match (h >> 7) & 0xff {
+        0 => 0,
+        0xff => (h & 0x8000) | 0x7f80,
+        _ => h,
+    }
 }
 
 /// `Lut8ToFp32` (SFPLUT.md): sign bit 7, exponent field e meaning 2^-e, 4 mantissa bits;
@@ -128,6 +164,16 @@ mod tests {
     }
 
     #[test]
+    fn packer_rounding_turns_nan_into_infinity_and_minus_zero_into_plus_zero() {
+        assert_eq!(packed(0x7fa5), 0x7f80, "signalling NaN");
+        assert_eq!(packed(0xffc0), 0xff80, "quiet NaN keeps its sign");
+        assert_eq!(packed(0xff80), 0xff80, "infinity stays");
+        assert_eq!(packed(0x8000), 0x0000, "minus zero");
+        assert_eq!(packed(0x0001), 0x0000, "denormal");
+        assert_eq!(packed(0xbfc0), 0xbfc0, "a normal value is exact");
+    }
+
+    #[test]
     fn add_half_and_square_minus_1_5_on_exact_values() {
         assert_eq!(run("sfpu_add_half", &[-1.25], 0), -0.75);
         assert_eq!(run("sfpu_square_minus_1_5", &[1.5], 0), 0.75);
@@ -214,6 +260,71 @@ mod tests {
                     u32::from(bits(op, &xs, i)),
                     "{op} seed {seed} datum {i} x={}",
                     x[i]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn int_shift_add_wraps_and_shifts_right_arithmetically() {
+        let f = |x: i32| int_value("sfpu_int_shift_add", x as u32).map(|y| y as i32);
+        assert_eq!(f(0), Some(1234));
+        assert_eq!(f(100), Some(800 + 25 + 1234));
+        // -1 << 3 = -8; -1 >> 2 (arithmetic) = -1.
+        assert_eq!(f(-1), Some(-8 - 1 + 1234));
+        // -7 >> 2 = -2 (towards minus infinity).
+        assert_eq!(f(-7), Some(-56 - 2 + 1234));
+        // i32::MIN << 3 wraps to 0; i32::MIN >> 2 = -2^29.
+        assert_eq!(f(i32::MIN), Some(-(1 << 29) + 1234));
+        // 0x7fffffff << 3 = 0xfffffff8 (-8); >> 2 = 0x1fffffff.
+        assert_eq!(f(i32::MAX), Some(-8 + 0x1fff_ffff + 1234));
+        assert_eq!(int_value("sfpu_add_half", 0), None);
+    }
+
+    /// Dst.md: `Dst32b` keeps an FP32 or INT32 datum's high half as sign, bits 22..16, bits
+    /// 30..23 (RISCV `Load32` undoes it); the inverse arrangement for preloading.
+    fn to_dst32(c: u32) -> u32 {
+        (c & 0x8000_ffff) | ((c & 0x007f_0000) << 8) | ((c & 0x7f80_0000) >> 7)
+    }
+
+    fn from_dst32(v: u32) -> u32 {
+        (v & 0x8000_ffff) | ((v & 0x7f00_0000) >> 8) | ((v & 0x00ff_0000) << 7)
+    }
+
+    /// The Int32 kernel's sequence (examples/kernels/compute/sfpu_int_shift_add.cpp) on Dst
+    /// rows 0..3 of a 32-bit Dst holding random int32 data (edge values first).
+    #[test]
+    fn int_shift_add_kernel_sequence_matches_sfpu_int_shift_add() {
+        let group = "ttsfpload 0, 4, 0, {A}\nttsfpshft 3, 0, 1, 5\nttsfpshft 0xffe, 0, 0, 3\nttsfpiadd 0, 1, 0, 4\nttsfpiadd 1234, 0, 0, 5\nttsfpstore 0, 4, 0, {A}";
+        for seed in [5u32, 17, 123] {
+            let mut st = seed;
+            let mut x: Vec<u32> = (0..64)
+                .map(|_| {
+                    st ^= st << 13;
+                    st ^= st >> 17;
+                    st ^= st << 5;
+                    st
+                })
+                .collect();
+            x[..6].copy_from_slice(&[0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0xffff_fff9]);
+            let vals: Vec<String> = x.iter().map(|v| format!("{:#x}", to_dst32(*v))).collect();
+            let mut text = format!(
+                "dst 0 = u32 [{}]\ndump dst 0..3 u32\n[t1]\n",
+                vals.join(", ")
+            );
+            for a in [0, 2] {
+                text.push_str(&group.replace("{A}", &a.to_string()));
+                text.push('\n');
+            }
+            let p = bhemu_tensix::program::parse(bhemu_tensix::Arch::Blackhole, "k.tsx", &text)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let r = bhemu_tensix::runner::run(&p, bhemu_tensix::runner::RunOptions::default());
+            assert!(r.error.is_none(), "{:?}", r.error);
+            for (i, &xi) in x.iter().enumerate() {
+                assert_eq!(
+                    Some(from_dst32(r.dumps[0].bits[i])),
+                    int_value("sfpu_int_shift_add", xi),
+                    "seed {seed} datum {i} x={xi:#x}"
                 );
             }
         }

@@ -529,6 +529,7 @@ fn kit_builds_every_example_kernel_for_its_cores() {
         "sfpu_lut",
         "sfpu_swap",
         "sfpu_loadmacro",
+        "sfpu_int_shift_add",
     ] {
         for (i, core) in [Core::Trisc0, Core::Trisc1, Core::Trisc2]
             .into_iter()
@@ -549,8 +550,7 @@ fn kit_builds_every_example_kernel_for_its_cores() {
 /// The compute examples (FPU element-wise add/sub/mul, tile matmul at HiFi4 and LoFi with a
 /// BF16 or an FP32 `Dst`, and a 2x2x2-tile block matmul through tt-llk's `matmul_block`), checked bit for bit against `bhemu run`'s Matrix Unit references,
 /// on random inputs in [-2, 2).
-/// relu_sfpu.toml is left out: it needs the Vector Unit (SFPU), which the coprocessor's
-/// dispatch does not drive yet.
+/// relu_sfpu.toml is checked with the other Vector Unit (SFPU) kernels below.
 #[test]
 fn run_compute_examples_are_bit_exact() {
     if kit().is_none() {
@@ -636,9 +636,10 @@ fn lofi_and_fp32_dst_kernels_differ_from_the_hifi4_bf16_model() {
 }
 
 /// The raw-SFPU examples (add a constant, ReLU by predication, x*x+c by SFPMAD, integer
-/// shift/add, SFPLUT, SFPSWAP, SFPLOADMACRO), bit for bit against `bhemu run`'s references
-/// (crates/cli/src/sfpu_ref.rs), on one tile and on all 140. The shift/add of a negative input
-/// lands on a signalling NaN, which the comparison keeps bit for bit.
+/// shift/add on BF16 bits and on Int32 tiles in a 32-bit Dst, SFPLUT, SFPSWAP, SFPLOADMACRO),
+/// bit for bit against `bhemu run`'s references (crates/cli/src/sfpu_ref.rs), on one tile and
+/// on all 140. The shift/add of a negative BF16 input lands on a NaN in `Dst`, which the
+/// packer writes as infinity (its early conversion's rounding, `sfpu_ref::packed`).
 #[test]
 fn run_sfpu_examples_are_bit_exact_on_one_and_140_tiles() {
     if kit().is_none() {
@@ -652,6 +653,7 @@ fn run_sfpu_examples_are_bit_exact_on_one_and_140_tiles() {
         "sfpu_lut.toml",
         "sfpu_swap.toml",
         "sfpu_loadmacro.toml",
+        "sfpu_int_shift_add.toml",
     ] {
         for tiles in ["1", "140"] {
             let (code, out, err) = bhemu_run(&on_tiles(name, tiles), true);

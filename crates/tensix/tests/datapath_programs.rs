@@ -497,3 +497,47 @@ dump dst 0..63 bf16
     let want: Vec<u32> = (0..1024).map(|i| bf16(i as f32)).collect();
     assert_eq!(got, &want);
 }
+
+/// Dst.md: an Integer "32" datum of `Dst32b` has FP32's arrangement (the high half as sign,
+/// bits 22..16, bits 30..23; RISCV `Load32` undoes it for both). Written from the page.
+fn dst32_arrangement(x: u32) -> u32 {
+    (x & 0x8000_ffff) | ((x & 0x007f_0000) << 8) | ((x & 0x7f80_0000) >> 7)
+}
+
+/// INT32 unpacked to `Dst` and packed back (Packers/FormatConversion.md: INT32 to INT32 is
+/// the identity early and late) is the input bit for bit, while `Dst32b` holds each datum in
+/// FP32's arrangement: the packer undoes what the unpacker did.
+#[test]
+fn unpack_int32_to_dst_and_pack_int32_is_bit_exact() {
+    let mut s = 0x1234_5677u32;
+    let input: Vec<u32> = (0..1024)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        })
+        .collect();
+    let vals: Vec<String> = input.iter().map(|v| format!("{v:#x}")).collect();
+    let text = format!(
+        "sem 1 init 0 max 1\n\
+         l1 0x10000 = u32 [{}]\n\
+         cfg 64 = 0x04000018\ncfg 65 = 1\n\
+         cfg THCON_SEC0_REG2_Out_data_format = 8\n\
+         cfg THCON_SEC0_REG2_Unpack_If_Sel = 1\ncfg THCON_SEC0_REG3_Base_address = 0xfff\n\
+         cfg UNP0_ADDR_BASE_REG_1_Base = 256\n\
+         cfg ALU_FORMAT_SPEC_REG2_Dstacc = 8\ncfg PCK_DEST_RD_CTRL_Read_32b_data = 1\n\
+         cfg THCON_SEC0_REG1_In_data_format = 8\ncfg THCON_SEC0_REG1_Out_data_format = 8\n\
+         cfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
+         [t0]\nttsetadcxx 1, 1023, 0\nttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1\n\
+         ttstallwait 2, 2\nttsempost 2\n\
+         [t2]\nttsemwait 5, 2, 1\nttsetadcxx 4, 1023, 0\n\
+         ttpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1\nttsemget 2\n\
+         dump dst 0..63 u32\ndump l1 0x20000 u32 1024\n",
+        vals.join(", ")
+    );
+    let r = run_text("int32-dst.tsx", &text);
+    let want_dst: Vec<u32> = input.iter().map(|&x| dst32_arrangement(x)).collect();
+    assert_eq!(dump(&r, "dst 0..63").bits, want_dst, "Dst32b arrangement");
+    assert_eq!(dump(&r, "l1 0x20000").bits, input, "packed back unchanged");
+}

@@ -218,26 +218,37 @@ fn undocumented_zeroacc_bits_are_undefined() {
     }
 }
 
+/// Blackhole's `clear_zero_flags` clears the zero flags rather than setting them (Wormhole's
+/// `Revert`: "all assignments of Undefined are instead un-assigning Undefined"): the rows keep
+/// their data and become defined. tt-llk issues it after unpacking a tile into Dst
+/// (`llk_math_eltwise_unary_datacopy.h`, "Clears zero flags in DEST for one face").
 #[test]
-fn clear_zero_flags_is_accepted_as_tt_llk_sets_it() {
-    // tt-llk clears 16-row blocks with clear_zero_flags = 1; zero flags are not modelled.
+fn clear_zero_flags_keeps_the_rows_data_and_makes_them_defined() {
     let w = Insn::Zeroacc {
         clear_mode: 1,
         use_32_bit_mode: 0,
         clear_zero_flags: 1,
         addr_mode: 3,
-        where_: 2,
+        where_: 0,
     }
     .encode();
     let mut m = filled();
     let r = m
         .run(w, regs(bf16(false), 0, 0, 0, 0))
         .unwrap_or_else(|e| panic!("{e:?}"));
-    for row in 32..48 {
-        m.reference.0[row] = [0; 16];
-    }
-    m.assert_dst_matches("ZEROACC 16 rows with clear_zero_flags");
+    m.assert_dst_matches("ZEROACC 16 rows with clear_zero_flags leaves the data");
     assert_eq!(r.addr_mode, Some(3));
+    // Undefined rows (GMPOOL reads them as minus infinity) become defined: row 0 holds the
+    // zero the first ZEROACC left, so max(0, -3.0) = 0.
+    let mut m = filled();
+    negative_srca(&mut m);
+    m.run(zeroacc(3, false, 0), regs(bf16(false), 0, 0, 0, 0))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    m.run(w, regs(bf16(false), 0, 0, 0, 0))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    m.run(gmpool_word(), regs(bf16(false), 0, 0, 0, 0))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(m.dst.bits()[0][0], 0);
 }
 
 #[test]

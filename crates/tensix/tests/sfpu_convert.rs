@@ -307,10 +307,10 @@ fn sfpstochrnd_int_to_int_shift_from_register_and_immediate() {
 
 #[test]
 fn sfploadi_every_mode() {
+    // Every 16-bit immediate, each with a random old value and VD.
     let mut rng = Rng::new(850);
     let mut b = Bench::new();
-    for _ in 0..VECTORS {
-        let imm = rng.u32() & 0xffff;
+    for imm in 0..=0xffffu32 {
         let old = rng.u32();
         let vd = rng.below(8);
         for (mode, want) in [
@@ -478,4 +478,91 @@ fn sfpmov_copy_negate_all_lanes_and_special_sources() {
     }
     b.run(enc(SFPMOV, 0, 0, 6, 8));
     assert_eq!(b.lreg(6)[5], 15, "templates are per lane");
+}
+
+/// SFPMOV.md, every Mod1 (NEGATE 1, ALL_LANES_ENABLED 2 only as the whole of Mod1,
+/// FROM_SPECIAL 8) on random registers, lane enables (`LaneFlags`, `ROW_MASK`), load-macro
+/// state and PRNG seeds, with VC over the LRegs (and every special source under
+/// FROM_SPECIAL) and VD over 0..12 (VD >= 12 is the backdoor load, tested with SFPLOADMACRO).
+#[test]
+fn sfpmov_every_mod1_random_lanes() {
+    for mod1 in 0..16u32 {
+        let mut rng = Rng::new(880 + mod1 as u64);
+        let mut b = Bench::new();
+        for _ in 0..VECTORS {
+            b.fill(|_, _| rng.u32());
+            b.vu.state.lane_flags = rng.u32();
+            b.vu.state.use_lane_flags = rng.u32();
+            for l in 0..32 {
+                // ROW_MASK (bits 12..15) set in one lane column in four.
+                let row_mask = if rng.below(4) == 0 { rng.below(16) } else { 0 };
+                b.vu.state.lane_config[l] = (rng.u32() & 0x3_0fff) | (row_mask << 12);
+                let m = &mut b.vu.state.load_macro[l];
+                m.template = std::array::from_fn(|_| rng.u32());
+                m.sequence = std::array::from_fn(|_| rng.u32());
+                m.misc = rng.u32() & 0xfff;
+                b.vu.state.prng[l] = rng.u32();
+            }
+            let special = mod1 & 8 != 0;
+            let vc = if special { rng.below(16) } else { rng.below(8) };
+            let vd = rng.below(12);
+            let before = b.vu.state.clone();
+            let mut want = before.clone();
+            for l in 0..32 {
+                let row_masked = (before.lane_config[l & 7] >> 12 >> (l / 8)) & 1 != 0;
+                let use_flags = (before.use_lane_flags >> l) & 1 != 0;
+                let flag = (before.lane_flags >> l) & 1 != 0;
+                let enabled = !row_masked && (!use_flags || flag);
+                if !(enabled || mod1 == 2) {
+                    continue;
+                }
+                let x = if special {
+                    let m = &before.load_macro[l];
+                    match vc {
+                        0..=3 => m.template[vc as usize],
+                        4..=7 => m.sequence[vc as usize - 4],
+                        8 => m.misc,
+                        9 => prng_step(&mut want.prng[l]),
+                        15 => before.lane_config[l],
+                        _ => 0,
+                    }
+                } else if mod1 & 1 != 0 {
+                    before.lreg[vc as usize][l] ^ 0x8000_0000
+                } else {
+                    before.lreg[vc as usize][l]
+                };
+                if vd < 8 {
+                    want.lreg[vd as usize][l] = x;
+                }
+            }
+            b.run(enc(SFPMOV, 0, vc, vd, mod1));
+            assert_eq!(b.vu.state, want, "SFPMOV mod1 {mod1} vc {vc} vd {vd}");
+        }
+    }
+}
+
+/// SFPCAST_IntAbs.md / SFPCAST_IntInt.md select on `Mod1 & 3`: Mod1 6 and 7 are the same
+/// INT32_ABS and INT32_SM32 as 2 and 3.
+#[test]
+fn sfpcast_mod1_bit_2_is_ignored_by_the_integer_modes() {
+    for (mod1, seed) in [(6u32, 722u64), (7, 723)] {
+        random_check(
+            seed,
+            enc(SFPCAST, 0, 1, 2, mod1),
+            |rng, _| rng.int_bits(),
+            move |r, l, out| {
+                let c = r[1][l];
+                let s = c & 0x8000_0000;
+                out[2][l] = if mod1 == 6 {
+                    if s != 0 {
+                        0u32.wrapping_sub(c)
+                    } else {
+                        c
+                    }
+                } else {
+                    s | if s != 0 { 0u32.wrapping_sub(c) } else { c }
+                };
+            },
+        );
+    }
 }

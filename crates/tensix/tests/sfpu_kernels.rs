@@ -1,7 +1,8 @@
 //! The kernels of the Vector Unit acceptance list, as instruction sequences of the kind tt-llk
 //! writes with its raw `TTI_SFP*` macros, run on the unit over a `Dst` tile (64 rows x 16
-//! columns of FP32) and checked against an independent model of each kernel. (Running them
-//! through the real firmware needs the unit wired into the coprocessor's dispatch.)
+//! columns of FP32) and checked against an independent model of each kernel. Their firmware
+//! counterparts (examples/kernels/compute/sfpu_*.cpp) run through the real firmware in
+//! crates/cli/tests/kit_programs.rs.
 #![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
 mod sfpu_common;
 use sfpu_common::*;

@@ -215,7 +215,7 @@ impl MatrixOp {
             I::Zeroacc {
                 clear_mode,
                 use_32_bit_mode,
-                clear_zero_flags: _,
+                clear_zero_flags,
                 addr_mode,
                 where_,
             } => MatrixOp::Zeroacc(zeroacc::Zeroacc {
@@ -223,7 +223,7 @@ impl MatrixOp {
                 use_dst32b: use_32_bit_mode != 0 || clear_mode & 4 != 0,
                 addr_mode,
                 imm: where_ as u32,
-                // `clear_zero_flags` (used by tt-llk) resets zero flags bhemu does not model.
+                revert: clear_zero_flags != 0,
                 undocumented: (clear_mode >> 3) as u32,
             }),
             I::Clrexphist => MatrixOp::Clrexphist,
@@ -307,6 +307,7 @@ impl MatrixOp {
                 use_dst32b: clear_mode & 4 != 0,
                 // AddrMod is bits 15-16; bit 18 is Revert (undefined behaviour), bit 17 unused.
                 addr_mode: addr_mode & 3,
+                revert: false,
                 imm: (dst & 0x3ff) as u32,
                 undocumented: ((clear_mode >> 3) as u32)
                     | (((addr_mode >> 2) as u32) << 2)

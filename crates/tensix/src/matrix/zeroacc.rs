@@ -12,9 +12,13 @@
 //!
 //! Blackhole encoding (no Blackhole page): `clear_mode` bits 0-1 are `Mode`, bit 2 (Wormhole's
 //! `UseDst32b` position) or `use_32_bit_mode` select 32-bit rows; other `clear_mode` bits are
-//! undocumented and reported. `clear_zero_flags` (set by tt-llk's 16-row clears) resets the
-//! per-row zero flags that bhemu does not model, so it changes nothing here. Wormhole's `Revert` bit is not decoded
-//! by `bhemu_isa`, so Revert (itself undefined behaviour) never reaches here.
+//! undocumented and reported. `clear_zero_flags` clears the rows' zero flags instead of setting
+//! them: Wormhole's `Revert` ("all assignments of Undefined are instead un-assigning
+//! Undefined"), the rows keep their data. tt-llk issues it right after an unpack to Dst
+//! (tt-llk `llk_math_eltwise_unary_datacopy.h`, "Clears zero flags in DEST for one face"), so
+//! the unpacked tile must survive it. Rows an earlier ZEROACC cleared stay zero here (their
+//! old data is not kept; Wormhole calls reading it back undefined behaviour). Wormhole's
+//! `Revert` bit is not decoded by `bhemu_isa`, so it never reaches here.
 use super::{DstRows, MatrixCtx, Retired};
 use crate::state::{adj16, adj32, DestAccessCfg, DST_COLS, DST_ROWS};
 
@@ -82,6 +86,8 @@ pub struct Zeroacc {
     pub use_dst32b: bool,
     pub addr_mode: u8,
     pub imm: u32,
+    /// Blackhole's `clear_zero_flags`: un-mark the rows, keeping their data.
+    pub revert: bool,
     /// Encoding bits no page documents (must be zero).
     pub undocumented: u32,
 }
@@ -99,7 +105,14 @@ pub(super) fn zeroacc(
     config_dst32: bool,
 ) -> Retired {
     let cfg = ctx.regs.dest_access;
+    let revert = f.revert;
     let mut mark = |ctx: &mut MatrixCtx<'_>, row: u32, wide: bool| {
+        if revert {
+            for r in DstUndefined::bits_rows(row, wide, cfg) {
+                undefined.set(r, false);
+            }
+            return;
+        }
         for c in 0..DST_COLS {
             if wide {
                 ctx.dst.write32(row, c, 0, cfg);

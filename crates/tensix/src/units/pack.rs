@@ -82,7 +82,9 @@ fn early(
     if read32 {
         let x = read_dst_fp32(raw);
         return Ok(match inter {
-            Int32 => Mid::B32(raw),
+            // INT32 shares FP32's arrangement in Dst32b (Dst.md: Dst32 INT32 diagram, and
+            // RISCV `Load32`'s one conversion for both), undone before the identity.
+            Int32 => Mid::B32(x),
             Fp32 if !round10 || read_raw => Mid::B32(x),
             Tf32 if read_raw => Mid::B32(x),
             Fp32 | Tf32 => Mid::B32(fp32_to_tf32_round(x)),

@@ -20,6 +20,7 @@ mod sfpu_ref;
 mod demo_chip;
 mod demo_ref;
 mod trace_args;
+mod hazard_args;
 mod gdb;
 
 #[derive(Parser)]

@@ -14,6 +14,7 @@ use crate::fifo::Pushed;
 use crate::formats::{
     read_dst_bf16, read_dst_fp16, read_dst_fp32, write_dst_bf16, write_dst_fp16, write_dst_fp32,
 };
+use crate::matrix::hazard::DstHazard;
 use crate::program::{Dump, ElemFormat, Program};
 use crate::units::{FlatL1, TensixMemory};
 
@@ -22,6 +23,8 @@ pub struct RunOptions {
     pub arch: Arch,
     pub max_cycles: u64,
     pub mode: Mode,
+    /// Report Dst reads inside a write's shadow (`crate::matrix::hazard`).
+    pub check_hazards: bool,
 }
 
 impl Default for RunOptions {
@@ -30,6 +33,7 @@ impl Default for RunOptions {
             arch: Arch::Blackhole,
             max_cycles: 1_000_000,
             mode: Mode::Strict,
+            check_hazards: false,
         }
     }
 }
@@ -45,6 +49,8 @@ pub struct RunResult {
     pub mutexes: Vec<(u32, Option<u8>)>,
     pub error: Option<TensixError>,
     pub warnings: Vec<TensixError>,
+    /// Dst reads the hazard checker reported (empty unless `RunOptions::check_hazards`).
+    pub hazards: Vec<DstHazard>,
     /// The program's `dump` lines, taken after the run (also after an error).
     pub dumps: Vec<DumpResult>,
 }
@@ -147,7 +153,8 @@ impl RunResult {
                 json!({"what": d.what, "format": d.format.name(), "bits": bits, "values": values})
             })
             .collect();
-        json!({"cycles": self.cycles, "threads": threads, "semaphores": sems, "mutexes": Value::Object(mutexes), "error": error, "dumps": dumps})
+        let hazards: Vec<Value> = self.hazards.iter().map(hazard_json).collect();
+        json!({"cycles": self.cycles, "threads": threads, "semaphores": sems, "mutexes": Value::Object(mutexes), "error": error, "dumps": dumps, "hazards": hazards})
     }
 
     pub fn to_text(&self) -> String {
@@ -189,8 +196,18 @@ impl RunResult {
         for w in &self.warnings {
             s.push_str(&format!("warning: {w}\n"));
         }
+        for h in &self.hazards {
+            s.push_str(&format!("hazard: {h}\n"));
+        }
         s
     }
+}
+
+/// One Dst hazard report as JSON: the block, both instructions (word, disassembly, thread,
+/// cycle) and the sentence.
+pub fn hazard_json(h: &DstHazard) -> Value {
+    let access = |a: &crate::matrix::hazard::DstAccess| json!({"word": format!("{:#010x}", a.word), "insn": crate::insn::disasm(Arch::Blackhole, a.word), "thread": a.thread, "cycle": a.cycle});
+    json!({"dst_rows": [h.block_row, h.block_row + 7], "writer": access(&h.writer), "reader": access(&h.reader), "distance": h.distance(), "message": h.to_string()})
 }
 
 /// The error's sentence with its location.
@@ -220,10 +237,15 @@ pub fn run(program: &Program, opts: RunOptions) -> RunResult {
 pub type Observer<'a> = &'a mut dyn FnMut(u64, &Coprocessor, &[crate::coprocessor::Dispatch]);
 
 /// [`run`], showing each cycle to `observe`.
-pub fn run_observed(program: &Program, opts: RunOptions, mut observe: Option<Observer>) -> RunResult {
+pub fn run_observed(
+    program: &Program,
+    opts: RunOptions,
+    mut observe: Option<Observer>,
+) -> RunResult {
     let mut cp = Coprocessor::new(opts.arch);
     cp.set_mode(opts.mode);
     cp.set_dispatch_log(true);
+    cp.set_check_hazards(opts.check_hazards);
     let mut result = RunResult {
         arch: opts.arch,
         cycles: 0,
@@ -232,6 +254,7 @@ pub fn run_observed(program: &Program, opts: RunOptions, mut observe: Option<Obs
         mutexes: Vec::new(),
         error: None,
         warnings: Vec::new(),
+        hazards: Vec::new(),
         dumps: Vec::new(),
     };
     let mut l1 = FlatL1::blackhole();
@@ -335,6 +358,7 @@ pub fn run_observed(program: &Program, opts: RunOptions, mut observe: Option<Obs
     result.semaphores = cp.semaphores();
     result.mutexes = cp.mutexes();
     result.warnings = cp.warnings().to_vec();
+    result.hazards = cp.hazards().to_vec();
     for d in &program.dumps {
         match take_dump(&cp, &mut l1, d) {
             Ok(r) => result.dumps.push(r),

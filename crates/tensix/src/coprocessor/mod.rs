@@ -183,6 +183,21 @@ impl Coprocessor {
         }
     }
 
+    /// Turn the Dst read-after-write checker on or off (`crate::matrix::hazard`).
+    pub fn set_check_hazards(&mut self, on: bool) {
+        self.state.matrix.hazards.set_enabled(on);
+    }
+
+    /// Dst reads the checker reported since the last [`Coprocessor::take_hazards`].
+    pub fn hazards(&self) -> &[crate::matrix::hazard::DstHazard] {
+        self.state.matrix.hazards.reports()
+    }
+
+    /// The checker's reports so far, leaving none.
+    pub fn take_hazards(&mut self) -> Vec<crate::matrix::hazard::DstHazard> {
+        self.state.matrix.hazards.take_reports()
+    }
+
     /// Undefined behaviour seen in permissive mode, each reported once.
     pub fn warnings(&self) -> &[TensixError] {
         &self.warnings

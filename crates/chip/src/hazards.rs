@@ -27,6 +27,14 @@ impl Chip {
         }
     }
 
+    /// Hazards found past each tile's report limit since the last call (only counted).
+    pub fn take_hazards_not_kept(&mut self) -> u64 {
+        self.tiles_mut_untouched()
+            .iter_mut()
+            .map(|t| t.coprocessor_mut().take_hazards_not_kept())
+            .sum()
+    }
+
     /// The hazards reported since the last call, in tile order, leaving none.
     pub fn take_hazards(&mut self) -> Vec<TileHazard> {
         let mut out = Vec::new();

@@ -1045,7 +1045,7 @@ fn report(
     wall: Duration,
     verdicts: &[Verdict],
     stuck: &[String],
-    hazards: &[bhemu_chip::hazards::TileHazard],
+    hazards: &(Vec<bhemu_chip::hazards::TileHazard>, u64),
 ) -> Result<(), CliError> {
     let rate = r.cycles as f64 / r.wall.as_secs_f64().max(1e-9);
     if a.json {
@@ -1066,8 +1066,9 @@ fn report(
         let mut v = v;
         if a.hazards.check_hazards {
             let list: Vec<serde_json::Value> =
-                hazards.iter().map(crate::hazard_args::to_json).collect();
+                hazards.0.iter().map(crate::hazard_args::to_json).collect();
             v["hazards"] = serde_json::Value::Array(list);
+            v["hazards_not_kept"] = serde_json::json!(hazards.1);
         }
         println!("{}", serde_json::to_string_pretty(&v).map_err(err)?);
         return Ok(());

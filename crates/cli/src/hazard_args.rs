@@ -20,12 +20,13 @@ impl HazardArgs {
         }
     }
 
-    /// The reports so far (none without `--check-hazards`).
-    pub fn take(&self, chip: &mut Chip) -> Vec<TileHazard> {
+    /// The reports so far, and how many more were found but not kept (none without
+    /// `--check-hazards`).
+    pub fn take(&self, chip: &mut Chip) -> (Vec<TileHazard>, u64) {
         if self.check_hazards {
-            chip.take_hazards()
+            (chip.take_hazards(), chip.take_hazards_not_kept())
         } else {
-            Vec::new()
+            (Vec::new(), 0)
         }
     }
 }
@@ -40,9 +41,17 @@ pub fn to_json(h: &TileHazard) -> serde_json::Value {
 }
 
 /// Prints each report on a line, then how many there were.
-pub fn print(hazards: &[TileHazard]) {
+pub fn print((hazards, not_kept): &(Vec<TileHazard>, u64)) {
     for h in hazards {
         println!("hazard: {h}");
     }
-    println!("hazards: {} reported (--check-hazards)", hazards.len());
+    let more = if *not_kept > 0 {
+        format!(" (and {not_kept} more, not kept)")
+    } else {
+        String::new()
+    };
+    println!(
+        "hazards: {} reported{more} (--check-hazards)",
+        hazards.len()
+    );
 }

@@ -51,6 +51,8 @@ pub struct RunResult {
     pub warnings: Vec<TensixError>,
     /// Dst reads the hazard checker reported (empty unless `RunOptions::check_hazards`).
     pub hazards: Vec<DstHazard>,
+    /// Hazards found past the checker's limit (`crate::matrix::hazard::MAX_KEPT`), counted only.
+    pub hazards_not_kept: u64,
     /// The program's `dump` lines, taken after the run (also after an error).
     pub dumps: Vec<DumpResult>,
 }
@@ -154,7 +156,7 @@ impl RunResult {
             })
             .collect();
         let hazards: Vec<Value> = self.hazards.iter().map(hazard_json).collect();
-        json!({"cycles": self.cycles, "threads": threads, "semaphores": sems, "mutexes": Value::Object(mutexes), "error": error, "dumps": dumps, "hazards": hazards})
+        json!({"cycles": self.cycles, "threads": threads, "semaphores": sems, "mutexes": Value::Object(mutexes), "error": error, "dumps": dumps, "hazards": hazards, "hazards_not_kept": self.hazards_not_kept})
     }
 
     pub fn to_text(&self) -> String {
@@ -198,6 +200,12 @@ impl RunResult {
         }
         for h in &self.hazards {
             s.push_str(&format!("hazard: {h}\n"));
+        }
+        if self.hazards_not_kept > 0 {
+            s.push_str(&format!(
+                "hazard: {} more, not kept\n",
+                self.hazards_not_kept
+            ));
         }
         s
     }
@@ -255,6 +263,7 @@ pub fn run_observed(
         error: None,
         warnings: Vec::new(),
         hazards: Vec::new(),
+        hazards_not_kept: 0,
         dumps: Vec::new(),
     };
     let mut l1 = FlatL1::blackhole();
@@ -358,7 +367,8 @@ pub fn run_observed(
     result.semaphores = cp.semaphores();
     result.mutexes = cp.mutexes();
     result.warnings = cp.warnings().to_vec();
-    result.hazards = cp.hazards().to_vec();
+    result.hazards = cp.take_hazards();
+    result.hazards_not_kept = cp.take_hazards_not_kept();
     for d in &program.dumps {
         match take_dump(&cp, &mut l1, d) {
             Ok(r) => result.dumps.push(r),

@@ -176,3 +176,19 @@ fn remapped_rows_are_checked_where_they_are_stored() {
     assert!(h.check_read(rows(32, 4), PLAIN, at(2, 11)).is_some());
     assert_eq!(h.check_read(rows(8, 4), PLAIN, at(2, 11)), None);
 }
+
+#[test]
+fn reports_past_the_limit_are_counted_not_kept() {
+    use bhemu_tensix::matrix::hazard::MAX_KEPT;
+    let mut h = DstHazards::default();
+    h.set_enabled(true);
+    for i in 0..MAX_KEPT as u64 + 5 {
+        h.note_write(rows(0, 8), PLAIN, at(1, 10 * i));
+        assert!(h.check_read(rows(0, 8), PLAIN, at(2, 10 * i + 1)).is_some());
+    }
+    assert_eq!(h.reports().len(), MAX_KEPT);
+    assert_eq!(h.take_not_kept(), 5);
+    assert_eq!(h.take_not_kept(), 0);
+    assert_eq!(h.take_reports().len(), MAX_KEPT);
+    assert!(h.reports().is_empty());
+}

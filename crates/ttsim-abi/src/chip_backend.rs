@@ -163,6 +163,7 @@ impl ChipBackend {
                 eprintln!("bhemu: further Dst hazards are only counted");
             }
         }
+        *n += self.chip.take_hazards_not_kept() as usize;
     }
 
     /// Prints warnings the chip's tiles recorded in permissive mode.

@@ -198,6 +198,11 @@ impl Coprocessor {
         self.state.matrix.hazards.take_reports()
     }
 
+    /// Hazards found past the checker's report limit since the last call, leaving 0.
+    pub fn take_hazards_not_kept(&mut self) -> u64 {
+        self.state.matrix.hazards.take_not_kept()
+    }
+
     /// Undefined behaviour seen in permissive mode, each reported once.
     pub fn warnings(&self) -> &[TensixError] {
         &self.warnings

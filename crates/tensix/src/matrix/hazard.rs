@@ -28,6 +28,9 @@ pub const WRITE_SHADOW_CYCLES: u64 = 4;
 /// The environment variable a front end may read to enable the checker (`1` = on).
 pub const ENV_VAR: &str = "BHEMU_CHECK_HAZARDS";
 const BLOCKS: usize = 1024 / 8;
+/// Reports kept between two [`DstHazards::take_reports`]; later ones are only counted, so a
+/// kernel that loops on a hazard cannot exhaust memory.
+pub const MAX_KEPT: usize = 10_000;
 
 /// One access to Dst: which instruction, on which thread, at which cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +91,8 @@ pub struct DstHazards {
     enabled: bool,
     last_write: [Option<DstAccess>; BLOCKS],
     reports: Vec<DstHazard>,
+    /// Reports past [`MAX_KEPT`], counted since the last [`DstHazards::take_not_kept`].
+    not_kept: u64,
 }
 
 impl Default for DstHazards {
@@ -96,6 +101,7 @@ impl Default for DstHazards {
             enabled: false,
             last_write: [None; BLOCKS],
             reports: Vec::new(),
+            not_kept: 0,
         }
     }
 }
@@ -168,7 +174,11 @@ impl DstHazards {
                 reader,
             })
         })?;
-        self.reports.push(hit.clone());
+        if self.reports.len() < MAX_KEPT {
+            self.reports.push(hit.clone());
+        } else {
+            self.not_kept += 1;
+        }
         Some(hit)
     }
 
@@ -180,6 +190,11 @@ impl DstHazards {
     /// The hazards reported so far, leaving none.
     pub fn take_reports(&mut self) -> Vec<DstHazard> {
         std::mem::take(&mut self.reports)
+    }
+
+    /// Hazards found but not kept (past [`MAX_KEPT`]) since the last call, leaving 0.
+    pub fn take_not_kept(&mut self) -> u64 {
+        std::mem::take(&mut self.not_kept)
     }
 
     /// Matrix Unit bookkeeping: its own reads are stalled by hardware (never reported); its

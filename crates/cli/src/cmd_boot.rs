@@ -213,12 +213,7 @@ fn boot_and_launch(
     fw: &Firmware,
     kernel: Option<&Kernel>,
 ) -> Result<ExitCode, CliError> {
-    let r = host::boot(
-        chip,
-        fw,
-        a.max_cycles,
-        &mut progress("boot", a.max_cycles),
-    );
+    let r = host::boot(chip, fw, a.max_cycles, &mut progress("boot", a.max_cycles));
     print_warnings(chip);
     let r = r.map_err(|e| CliError::new(format!("boot failed: {e}")))?;
     report("boot", &r, a.verbose, a.max_cycles);

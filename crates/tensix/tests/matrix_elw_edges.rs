@@ -34,10 +34,7 @@ const ONE: f32 = 1.0;
 fn elwmul_exponent_255_inputs_are_finite_numbers() {
     // (1 + 0.5) * 2^128 * 2^-1 = 1.5 * 2^127, and the "NaN" pattern times 0 is 0.
     let half = src_fp(0, 0, 126);
-    assert_eq!(
-        elw(ELWMUL, src_fp(0, 0x200, 255), half, 0, 0),
-        0x7f40_0000
-    );
+    assert_eq!(elw(ELWMUL, src_fp(0, 0x200, 255), half, 0, 0), 0x7f40_0000);
     assert_eq!(elw(ELWMUL, src_fp(0, 0x3f8, 255), 0, 0, 0), 0);
 }
 
@@ -88,7 +85,10 @@ fn elwsub_results_too_large_become_exponent_255_mantissa_0() {
 fn elwsub_denormal_inputs_read_as_zero() {
     let one = src_fp(0, 0, 127);
     assert_eq!(elw(ELWSUB, one, src_fp(1, 0x3ff, 0), 0, 0), ONE.to_bits());
-    assert_eq!(elw(ELWSUB, src_fp(0, 0x3ff, 0), one, 0, 0), (-ONE).to_bits());
+    assert_eq!(
+        elw(ELWSUB, src_fp(0, 0x3ff, 0), one, 0, 0),
+        (-ONE).to_bits()
+    );
 }
 
 #[test]
@@ -97,7 +97,16 @@ fn elwsub_of_equal_values_is_plus_zero_and_fidelity_phases_divide() {
     let one = src_fp(0, 0, 127);
     assert_eq!(elw(ELWSUB, three, three, 0x8000_0000, 0), 0);
     // 3 - 1 = 2; phase 1 divides by 32, phase 2 by 128, phase 3 by both (ELWSUB.md).
-    for (phase, want) in [(0, 2.0f32), (1, 2.0 / 32.0), (2, 2.0 / 128.0), (3, 2.0 / 4096.0)] {
-        assert_eq!(elw(ELWSUB, three, one, 0, phase), want.to_bits(), "phase {phase}");
+    for (phase, want) in [
+        (0, 2.0f32),
+        (1, 2.0 / 32.0),
+        (2, 2.0 / 128.0),
+        (3, 2.0 / 4096.0),
+    ] {
+        assert_eq!(
+            elw(ELWSUB, three, one, 0, phase),
+            want.to_bits(),
+            "phase {phase}"
+        );
     }
 }

@@ -89,7 +89,11 @@ fn exponent_255_products_stay_finite_inside_the_adder_chain() {
     // 1.5*2^128 * 2 - 1.5*2^128 * 2 = 0 (FloatBitPatterns.md: exponent 255 is finite).
     let two = src_fp(0, 0, 128);
     for kind in KINDS {
-        let mut m = machine(&[src_fp(0, 0x200, 255), src_fp(1, 0x200, 255)], &[two, two], None);
+        let mut m = machine(
+            &[src_fp(0, 0x200, 255), src_fp(1, 0x200, 255)],
+            &[two, two],
+            None,
+        );
         run(&mut m, kind, bf16_fp32(), 0);
         assert_eq!(fp32_bits(&m), 0, "{kind:?}");
         // "NaN" pattern (exponent 255, mantissa all ones) times 0 is 0, not NaN.
@@ -182,11 +186,19 @@ fn fidelity_phases_take_five_then_three_srca_bits_and_seven_then_one_srcb_bits()
         for (phase, add) in [(0, a0 * b01), (1, a1 * b01), (2, a0 * b23), (3, a1 * b23)] {
             run(&mut m, kind, bf16_fp32(), phase);
             want += add;
-            assert_eq!(f32::from_bits(fp32_bits(&m)) as f64, want, "{kind:?} phase {phase}");
+            assert_eq!(
+                f32::from_bits(fp32_bits(&m)) as f64,
+                want,
+                "{kind:?} phase {phase}"
+            );
         }
         assert_eq!(want, (1.0 + 127.0 / 128.0) * (1.0 + 127.0 / 128.0));
         let mut m = machine(&[x], &[x], None);
         run(&mut m, kind, bf16_fp32(), 5);
-        assert_eq!(f32::from_bits(fp32_bits(&m)) as f64, a1 * b01, "{kind:?} phase 5");
+        assert_eq!(
+            f32::from_bits(fp32_bits(&m)) as f64,
+            a1 * b01,
+            "{kind:?} phase 5"
+        );
     }
 }

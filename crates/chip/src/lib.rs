@@ -16,6 +16,7 @@ pub mod elf;
 pub mod error;
 pub mod grid;
 pub mod hang;
+pub mod hazards;
 pub mod host;
 pub mod launch;
 pub mod mmio_names;

@@ -36,6 +36,15 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 20_000_000)]
         instructions: u64,
     },
+    /// Matrix Unit (FPU) MVMUL and ELWADD per second of host time (the unit driven directly,
+    /// then MVMUL pushed through a coprocessor thread), and simulated cycles of one 32x32x32
+    /// tile matmul (16 MVMULs per fidelity phase) against the documented 1 MVMUL per cycle.
+    Matrix {
+        /// MVMULs (and ELWADDs) to execute on the unit alone; a tenth go through the
+        /// coprocessor.
+        #[arg(long, default_value_t = 200_000)]
+        instructions: u64,
+    },
 }
 
 #[derive(clap::Args)]
@@ -69,6 +78,7 @@ pub fn run(c: BenchCommand) -> Result<ExitCode, CliError> {
         BenchCommand::Riscv { iterations, step } => bench_riscv(iterations, step),
         BenchCommand::Chip(a) => bench_chip(&a),
         BenchCommand::Sfpu { instructions } => bench_sfpu(instructions),
+        BenchCommand::Matrix { instructions } => bench_matrix(instructions),
     }
 }
 
@@ -275,6 +285,13 @@ fn bench_sfpu(instructions: u64) -> Result<ExitCode, CliError> {
         "  instructions per cycle: {:.3}",
         cp.instructions as f64 / cp.cycles.max(1) as f64
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_matrix(instructions: u64) -> Result<ExitCode, CliError> {
+    let b = bhemu_tensix::matrix::bench::run(instructions.max(16))
+        .map_err(|e| CliError::new(format!("bench matrix: {e}")))?;
+    println!("{}", b.to_text());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -74,6 +74,8 @@ pub struct BootArgs {
     pub schedule: Option<String>,
     #[command(flatten)]
     pub trace: crate::trace_args::TraceArgs,
+    #[command(flatten)]
+    pub hazards: crate::hazard_args::HazardArgs,
     /// Serve gdb on 127.0.0.1:PORT for the first --kernel launch: each hart of --gdb-tiles is
     /// a thread (docs/gdb.md).
     #[arg(long, value_name = "PORT", requires = "kernel")]
@@ -195,8 +197,12 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
         chip.set_threads(bhemu_chip::threads::parse_threads(n).map_err(err)?);
     }
     a.trace.install(&mut chip)?;
+    a.hazards.install(&mut chip);
     let r = boot_and_launch(&a, &mut chip, &fw, kernel.as_ref());
     a.trace.finish(&mut chip)?;
+    if a.hazards.check_hazards {
+        crate::hazard_args::print(&a.hazards.take(&mut chip));
+    }
     r
 }
 

@@ -88,6 +88,8 @@ pub struct RunArgs {
     pub firmware: Option<PathBuf>,
     #[command(flatten)]
     pub trace: crate::trace_args::TraceArgs,
+    #[command(flatten)]
+    pub hazards: crate::hazard_args::HazardArgs,
     /// Serve gdb on 127.0.0.1:PORT for the run: each hart of --gdb-tiles is a thread
     /// (docs/gdb.md).
     #[arg(long, value_name = "PORT")]
@@ -918,6 +920,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
 
     // Run (traced when asked: the launch, not the boot).
     a.trace.install(&mut chip)?;
+    a.hazards.install(&mut chip);
     if let Some(t) = chip.tracer_mut() {
         for tp in &programs {
             for k in &tp.kernels {
@@ -951,6 +954,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         .map_err(|e| CliError::new(format!("run failed: {e}"))),
     };
     a.trace.finish(&mut chip)?;
+    let hazards = a.hazards.take(&mut chip);
     let r = r?;
     let stuck: Vec<String> = if r.finished {
         Vec::new()
@@ -1046,6 +1050,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         wall,
         &verdicts,
         &stuck,
+        &hazards,
     )?;
     Ok(if !r.finished {
         ExitCode::from(EXIT_CYCLE_LIMIT)
@@ -1067,6 +1072,7 @@ fn report(
     wall: Duration,
     verdicts: &[Verdict],
     stuck: &[String],
+    hazards: &(Vec<bhemu_chip::hazards::TileHazard>, u64),
 ) -> Result<(), CliError> {
     let rate = r.cycles as f64 / r.wall.as_secs_f64().max(1e-9);
     if a.json {
@@ -1084,6 +1090,13 @@ fn report(
             "outputs": verdicts,
             "stuck": stuck,
         });
+        let mut v = v;
+        if a.hazards.check_hazards {
+            let list: Vec<serde_json::Value> =
+                hazards.0.iter().map(crate::hazard_args::to_json).collect();
+            v["hazards"] = serde_json::Value::Array(list);
+            v["hazards_not_kept"] = serde_json::json!(hazards.1);
+        }
         println!("{}", serde_json::to_string_pretty(&v).map_err(err)?);
         return Ok(());
     }
@@ -1131,6 +1144,9 @@ fn report(
                 String::new()
             }
         );
+    }
+    if a.hazards.check_hazards {
+        crate::hazard_args::print(hazards);
     }
     Ok(())
 }

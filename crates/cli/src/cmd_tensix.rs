@@ -30,6 +30,10 @@ pub enum TensixCommand {
         permissive: bool,
         #[command(flatten)]
         trace: crate::trace_args::TraceArgs,
+        /// Report Dst reads inside a write's 4-cycle shadow (a missing STALLWAIT; Dst.md):
+        /// `hazard:` lines, or the `hazards` field with `--json`.
+        #[arg(long)]
+        check_hazards: bool,
     },
 }
 
@@ -65,6 +69,7 @@ pub fn run(c: TensixCommand) -> Result<ExitCode, CliError> {
         max_cycles,
         permissive,
         trace,
+        check_hazards,
     } = c;
     let trace_opts = trace.options()?;
     let Some(arch) = Arch::from_name(&arch) else {
@@ -95,6 +100,7 @@ pub fn run(c: TensixCommand) -> Result<ExitCode, CliError> {
         arch,
         max_cycles,
         mode,
+        check_hazards,
     };
     let r = match &trace_opts {
         Some(o) => {

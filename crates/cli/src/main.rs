@@ -18,6 +18,7 @@ mod cmd_tensix;
 mod demo_chip;
 mod demo_ref;
 mod gdb;
+mod hazard_args;
 mod run_reference;
 mod sfpu_ref;
 mod trace_args;

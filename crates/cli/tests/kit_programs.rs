@@ -882,3 +882,39 @@ fn trace_options_select_cycles_and_track_kinds() {
         assert!(e["tid"] == 20 || e["tid"] == 21, "only NoC tracks: {e}");
     }
 }
+
+/// `bhemu run --check-hazards --json` on real kernels: the `hazards` field is present and
+/// empty. The SFPU kernels read Dst (SFPLOAD / SFPLOADMACRO) after tt-llk's
+/// `STALLWAIT(STALL_SFPU, MATH)` following the MOVA2D copy into Dst, so none of their reads
+/// falls in a write's four-cycle shadow (Dst.md, Instruction scheduling); the Matrix Unit
+/// kernels' Dst readers (the Matrix Unit itself, the packer) are stalled by the hardware.
+#[test]
+fn kit_programs_raise_no_dst_hazard() {
+    let Some(kit) = kit() else {
+        return;
+    };
+    for name in [
+        "relu_sfpu.toml",
+        "sfpu_loadmacro.toml",
+        "sfpu_lut.toml",
+        "add.toml",
+        "matmul.toml",
+        "matmul_fp32dst.toml",
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_bhemu"))
+            .arg("run")
+            .arg(program(name))
+            .arg("--kit")
+            .arg(&kit)
+            .arg("--firmware")
+            .arg(root().join(".cache/ttnn/firmware/blackhole-140"))
+            .args(["--json", "--check-hazards"])
+            .output()
+            .expect("run bhemu");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{name}: {out}");
+        let v = json_of(&out);
+        assert_eq!(v["hazards"], serde_json::json!([]), "{name}: {out}");
+        assert_eq!(v["outputs"][0]["bit_exact"], true, "{name}: {out}");
+    }
+}

@@ -153,3 +153,37 @@ fn tensix_run_trace_writes_perfetto_json() {
         .count();
     assert!(stalls >= 1, "{v}");
 }
+
+/// `--check-hazards`: the SFPLOAD one cycle after ELWADD in examples/tensix/dst_hazard.tsx is
+/// reported once, naming both instructions (Dst.md, Instruction scheduling); without the flag
+/// the `hazards` field is empty.
+#[test]
+fn check_hazards_reports_the_sfpload_inside_the_elwadd_shadow() {
+    let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tensix/dst_hazard.tsx");
+    let out = bhemu()
+        .args(["tensix", "run", "--json", "--check-hazards"])
+        .arg(&ex)
+        .output()
+        .expect("run bhemu");
+    assert!(out.status.success());
+    let v = json_of(&out);
+    let h = v["hazards"].as_array().expect("hazards array");
+    assert_eq!(h.len(), 1, "{v}");
+    assert_eq!(h[0]["writer"]["insn"], "ttelwadd 0, 0, 0, 0, 0");
+    assert_eq!(h[0]["reader"]["insn"], "ttsfpload 0, 2, 0, 0");
+    assert_eq!(h[0]["reader"]["thread"], 1);
+    assert_eq!(h[0]["distance"], 1);
+    let text = bhemu()
+        .args(["tensix", "run", "--check-hazards"])
+        .arg(&ex)
+        .output()
+        .expect("run bhemu");
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert_eq!(stdout.matches("hazard: ").count(), 1, "{stdout}");
+    let off = bhemu()
+        .args(["tensix", "run", "--json"])
+        .arg(&ex)
+        .output()
+        .expect("run bhemu");
+    assert_eq!(json_of(&off)["hazards"], serde_json::json!([]));
+}

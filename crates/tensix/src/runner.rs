@@ -14,6 +14,7 @@ use crate::fifo::Pushed;
 use crate::formats::{
     read_dst_bf16, read_dst_fp16, read_dst_fp32, write_dst_bf16, write_dst_fp16, write_dst_fp32,
 };
+use crate::matrix::hazard::DstHazard;
 use crate::program::{Dump, ElemFormat, Program};
 use crate::units::{FlatL1, TensixMemory};
 
@@ -22,6 +23,8 @@ pub struct RunOptions {
     pub arch: Arch,
     pub max_cycles: u64,
     pub mode: Mode,
+    /// Report Dst reads inside a write's shadow (`crate::matrix::hazard`).
+    pub check_hazards: bool,
 }
 
 impl Default for RunOptions {
@@ -30,6 +33,7 @@ impl Default for RunOptions {
             arch: Arch::Blackhole,
             max_cycles: 1_000_000,
             mode: Mode::Strict,
+            check_hazards: false,
         }
     }
 }
@@ -45,6 +49,10 @@ pub struct RunResult {
     pub mutexes: Vec<(u32, Option<u8>)>,
     pub error: Option<TensixError>,
     pub warnings: Vec<TensixError>,
+    /// Dst reads the hazard checker reported (empty unless `RunOptions::check_hazards`).
+    pub hazards: Vec<DstHazard>,
+    /// Hazards found past the checker's limit (`crate::matrix::hazard::MAX_KEPT`), counted only.
+    pub hazards_not_kept: u64,
     /// The program's `dump` lines, taken after the run (also after an error).
     pub dumps: Vec<DumpResult>,
 }
@@ -147,7 +155,8 @@ impl RunResult {
                 json!({"what": d.what, "format": d.format.name(), "bits": bits, "values": values})
             })
             .collect();
-        json!({"cycles": self.cycles, "threads": threads, "semaphores": sems, "mutexes": Value::Object(mutexes), "error": error, "dumps": dumps})
+        let hazards: Vec<Value> = self.hazards.iter().map(hazard_json).collect();
+        json!({"cycles": self.cycles, "threads": threads, "semaphores": sems, "mutexes": Value::Object(mutexes), "error": error, "dumps": dumps, "hazards": hazards, "hazards_not_kept": self.hazards_not_kept})
     }
 
     pub fn to_text(&self) -> String {
@@ -189,8 +198,24 @@ impl RunResult {
         for w in &self.warnings {
             s.push_str(&format!("warning: {w}\n"));
         }
+        for h in &self.hazards {
+            s.push_str(&format!("hazard: {h}\n"));
+        }
+        if self.hazards_not_kept > 0 {
+            s.push_str(&format!(
+                "hazard: {} more, not kept\n",
+                self.hazards_not_kept
+            ));
+        }
         s
     }
+}
+
+/// One Dst hazard report as JSON: the block, both instructions (word, disassembly, thread,
+/// cycle) and the sentence.
+pub fn hazard_json(h: &DstHazard) -> Value {
+    let access = |a: &crate::matrix::hazard::DstAccess| json!({"word": format!("{:#010x}", a.word), "insn": crate::insn::disasm(Arch::Blackhole, a.word), "thread": a.thread, "cycle": a.cycle});
+    json!({"dst_rows": [h.block_row, h.block_row + 7], "writer": access(&h.writer), "reader": access(&h.reader), "distance": h.distance(), "message": h.to_string()})
 }
 
 /// The error's sentence with its location.
@@ -228,6 +253,7 @@ pub fn run_observed(
     let mut cp = Coprocessor::new(opts.arch);
     cp.set_mode(opts.mode);
     cp.set_dispatch_log(true);
+    cp.set_check_hazards(opts.check_hazards);
     let mut result = RunResult {
         arch: opts.arch,
         cycles: 0,
@@ -236,6 +262,8 @@ pub fn run_observed(
         mutexes: Vec::new(),
         error: None,
         warnings: Vec::new(),
+        hazards: Vec::new(),
+        hazards_not_kept: 0,
         dumps: Vec::new(),
     };
     let mut l1 = FlatL1::blackhole();
@@ -339,6 +367,8 @@ pub fn run_observed(
     result.semaphores = cp.semaphores();
     result.mutexes = cp.mutexes();
     result.warnings = cp.warnings().to_vec();
+    result.hazards = cp.take_hazards();
+    result.hazards_not_kept = cp.take_hazards_not_kept();
     for d in &program.dumps {
         match take_dump(&cp, &mut l1, d) {
             Ok(r) => result.dumps.push(r),

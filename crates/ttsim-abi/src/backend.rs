@@ -30,6 +30,8 @@ pub struct BackendConfig {
     /// Record a timeline trace into this file (`BHEMU_TIMELINE`), written when the backend is
     /// dropped.
     pub timeline: Option<(std::path::PathBuf, bhemu_trace::TraceOptions)>,
+    /// Report Dst reads inside a write's shadow on stderr (`BHEMU_CHECK_HAZARDS=1`).
+    pub check_hazards: bool,
 }
 
 /// Simulated cycles a launched kernel may run before the chip backend reports it as a

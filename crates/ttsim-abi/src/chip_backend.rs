@@ -45,11 +45,17 @@ pub struct ChipBackend {
     watchdog: Option<Watchdog>,
     /// Where the timeline trace goes when the backend is dropped.
     timeline: Option<std::path::PathBuf>,
+    /// Dst hazards reported so far (`BHEMU_CHECK_HAZARDS`), printed up to [`MAX_WARNINGS`].
+    hazards: Option<usize>,
 }
 
 impl Drop for ChipBackend {
     /// Writes the timeline trace, if one was recorded (`BHEMU_TIMELINE`).
     fn drop(&mut self) {
+        self.drain_hazards();
+        if let Some(n) = self.hazards {
+            eprintln!("bhemu: {n} Dst hazard(s) reported (BHEMU_CHECK_HAZARDS)");
+        }
         if let (Some(path), Some(t)) = (self.timeline.take(), self.chip.finish_trace()) {
             match t.write(&path) {
                 Ok(()) => eprintln!(
@@ -79,6 +85,7 @@ impl ChipBackend {
             bhemu_chip::trace::ChipTracer::install(&mut chip, opts.clone())
                 .map_err(|e| chip_error(e, "init"))?;
         }
+        chip.set_check_hazards(cfg.check_hazards);
         Ok(ChipBackend {
             chip,
             mode: cfg.mmio,
@@ -90,6 +97,7 @@ impl ChipBackend {
                 n => Some(Watchdog::new(n)),
             },
             timeline: cfg.timeline.as_ref().map(|t| t.0.clone()),
+            hazards: cfg.check_hazards.then_some(0),
         })
     }
 
@@ -139,6 +147,23 @@ impl ChipBackend {
                 Ok(())
             }
         }
+    }
+
+    /// Prints the Dst hazards the chip's tiles reported since the last call, each naming the
+    /// tile, both instructions, the thread and the cycles.
+    fn drain_hazards(&mut self) {
+        let Some(n) = self.hazards.as_mut() else {
+            return;
+        };
+        for h in self.chip.take_hazards() {
+            *n += 1;
+            if *n <= MAX_WARNINGS {
+                eprintln!("bhemu: hazard: {h}");
+            } else if *n == MAX_WARNINGS + 1 {
+                eprintln!("bhemu: further Dst hazards are only counted");
+            }
+        }
+        *n += self.chip.take_hazards_not_kept() as usize;
     }
 
     /// Prints warnings the chip's tiles recorded in permissive mode.
@@ -226,6 +251,7 @@ impl SimBackend for ChipBackend {
     fn clock(&mut self, cycles: u32) -> Result<u32, BackendError> {
         let r = self.chip.clock(u64::from(cycles));
         self.drain_chip_warnings();
+        self.drain_hazards();
         r.map_err(|e| chip_error(e, "clock"))?;
         if let Some(report) = self.watchdog.as_mut().and_then(|w| w.check(&self.chip)) {
             eprintln!("bhemu: warning: {report}");
@@ -263,6 +289,32 @@ mod tests {
 
     fn strict() -> ChipBackend {
         ChipBackend::new(&BackendConfig::default()).expect("chip")
+    }
+
+    /// `BHEMU_CHECK_HAZARDS`: an SFPLOAD one cycle after ZEROACC cleared its Dst block, on
+    /// the coprocessor of (1,2), is reported (Dst.md, Instruction scheduling); without the knob
+    /// nothing is.
+    #[test]
+    fn check_hazards_reports_a_dst_read_in_the_write_shadow() {
+        use bhemu_tensix::coprocessor::PushSource;
+        for on in [true, false] {
+            let mut b = ChipBackend::new(&BackendConfig {
+                check_hazards: on,
+                ..BackendConfig::default()
+            })
+            .expect("chip");
+            let tile = b.chip_mut().tile_mut(1, 2).expect("tile (1,2)");
+            for word in [0x1000_0000, 0x7002_0000] {
+                // ttzeroacc 0, 0, 0, 0, 0; ttsfpload 0, 2, 0, 0
+                tile.coprocessor_mut()
+                    .push(1, PushSource::Trisc, word)
+                    .expect("push");
+            }
+            tile.wake_coprocessor();
+            assert_eq!(b.clock(20).unwrap(), 20);
+            b.drain_hazards();
+            assert_eq!(b.hazards, on.then_some(1));
+        }
     }
 
     /// `BHEMU_TIMELINE`: the trace is written when the backend is dropped; BRISC of (1,2),

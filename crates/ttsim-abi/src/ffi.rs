@@ -485,6 +485,7 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
         mmio: k.mmio,
         hang_cycles: k.hang_cycles,
         timeline: k.timeline.clone(),
+        check_hazards: k.check_hazards,
     };
     abi.said.clear();
     abi.fault = None;

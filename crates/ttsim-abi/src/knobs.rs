@@ -41,6 +41,9 @@ pub struct Knobs {
     /// this file, written when the library exits; `BHEMU_TIMELINE_TILES` (`X,Y;...`) and
     /// `BHEMU_TIMELINE_CYCLES` (`A..B`) narrow it, `BHEMU_TIMELINE_INCLUDE` picks track kinds.
     pub timeline: Option<(PathBuf, bhemu_trace::TraceOptions)>,
+    /// `BHEMU_CHECK_HAZARDS=1`: report every SFPU read of a Dst block within four cycles of a
+    /// Matrix Unit write to it (a missing STALLWAIT; `bhemu_tensix::matrix::hazard`) on stderr.
+    pub check_hazards: bool,
 }
 
 impl Knobs {
@@ -118,6 +121,15 @@ impl Knobs {
                 k.timeline = Some((PathBuf::from(v), o));
             }
         }
+        if let Some(v) = get("BHEMU_CHECK_HAZARDS") {
+            match v.trim() {
+                "1" => k.check_hazards = true,
+                "0" | "" => {}
+                _ => problems.push(format!(
+                    "BHEMU_CHECK_HAZARDS={v:?} is not 0 or 1; hazards are not checked"
+                )),
+            }
+        }
         (k, problems)
     }
 
@@ -188,6 +200,17 @@ mod tests {
         let (k, p) = parse(&[("BHEMU_LOG", "loud"), ("BHEMU_MMIO", "lax")]);
         assert_eq!((k.log, k.mmio), (LogLevel::Warn, MmioMode::Strict));
         assert_eq!(p.len(), 2);
+    }
+
+    #[test]
+    fn check_hazards_knob_is_on_only_for_1() {
+        assert!(parse(&[("BHEMU_CHECK_HAZARDS", "1")]).0.check_hazards);
+        assert!(!parse(&[]).0.check_hazards);
+        let (k, p) = parse(&[("BHEMU_CHECK_HAZARDS", "0")]);
+        assert!(!k.check_hazards && p.is_empty());
+        let (k, p) = parse(&[("BHEMU_CHECK_HAZARDS", "yes")]);
+        assert!(!k.check_hazards);
+        assert_eq!(p.len(), 1, "{p:?}");
     }
 
     #[test]

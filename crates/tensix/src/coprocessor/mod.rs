@@ -183,6 +183,26 @@ impl Coprocessor {
         }
     }
 
+    /// Turn the Dst read-after-write checker on or off (`crate::matrix::hazard`).
+    pub fn set_check_hazards(&mut self, on: bool) {
+        self.state.matrix.hazards.set_enabled(on);
+    }
+
+    /// Dst reads the checker reported since the last [`Coprocessor::take_hazards`].
+    pub fn hazards(&self) -> &[crate::matrix::hazard::DstHazard] {
+        self.state.matrix.hazards.reports()
+    }
+
+    /// The checker's reports so far, leaving none.
+    pub fn take_hazards(&mut self) -> Vec<crate::matrix::hazard::DstHazard> {
+        self.state.matrix.hazards.take_reports()
+    }
+
+    /// Hazards found past the checker's report limit since the last call, leaving 0.
+    pub fn take_hazards_not_kept(&mut self) -> u64 {
+        self.state.matrix.hazards.take_not_kept()
+    }
+
     /// Undefined behaviour seen in permissive mode, each reported once.
     pub fn warnings(&self) -> &[TensixError] {
         &self.warnings

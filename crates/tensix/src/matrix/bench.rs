@@ -1,5 +1,6 @@
-//! Matrix Unit throughput: MVMUL instructions per second of host time (the arithmetic of
-//! [`super::MatrixUnit`]) and simulated cycles per 32x32x32 tile matmul through the
+//! Matrix Unit throughput: MVMUL and ELWADD instructions per second of host time (the
+//! arithmetic of [`super::MatrixUnit`] driven directly, and MVMUL pushed through a coprocessor
+//! thread: FIFO, Wait Gate, dispatch) and simulated cycles per 32x32x32 tile matmul through the
 //! coprocessor's frontend and backend timing, against the documented rate of one MVMUL per
 //! cycle per fidelity phase (`tt-isa-documentation:
 //! WormholeB0/TensixTile/TensixCoprocessor/MatrixUnit.md`). For `bhemu bench`.
@@ -18,6 +19,13 @@ pub struct MatrixBench {
     pub mvmuls: u64,
     pub host_seconds: f64,
     pub mvmul_per_second: f64,
+    /// ELWADDs (BF16, FP32 Dst) driven directly, and their rate.
+    pub elwadds: u64,
+    pub elwadd_per_second: f64,
+    /// MVMULs pushed through thread T1 of a coprocessor, the cycles stepped and the rate.
+    pub cp_mvmuls: u64,
+    pub cp_cycles: u64,
+    pub cp_mvmul_per_second: f64,
     /// Fidelity phases per tile in the timing run (4 = HiFi4).
     pub phases: u64,
     /// Cycles from the first MVMUL's dispatch to the last one's, inclusive, for one tile.
@@ -30,11 +38,20 @@ impl MatrixBench {
     pub fn to_text(&self) -> String {
         format!(
             "matrix unit: {} MVMUL (BF16, FP32 Dst) in {:.3} s host = {:.0} MVMUL/s\n\
+             matrix unit: {} ELWADD (BF16, FP32 Dst) = {:.0} ELWADD/s\n\
+             coprocessor: {} MVMUL through thread T1 in {} cycles = {:.0} MVMUL/s \
+             ({:.3} MVMUL per cycle)\n\
              32x32x32 tile, {} fidelity phase(s): {} simulated cycles of MVMUL issue \
              (documented: {} at 1 MVMUL/cycle)",
             self.mvmuls,
             self.host_seconds,
             self.mvmul_per_second,
+            self.elwadds,
+            self.elwadd_per_second,
+            self.cp_mvmuls,
+            self.cp_cycles,
+            self.cp_mvmul_per_second,
+            self.cp_mvmuls as f64 / self.cp_cycles.max(1) as f64,
             self.phases,
             self.tile_issue_cycles,
             self.documented_cycles
@@ -42,9 +59,49 @@ impl MatrixBench {
     }
 }
 
-/// Runs `mvmuls` MVMULs on pseudo-random BF16 data, then one 4-phase tile through the
-/// coprocessor's timing model.
+/// Runs `mvmuls` MVMULs and as many ELWADDs on pseudo-random BF16 data, a tenth of them as
+/// MVMULs through a coprocessor thread, then one 4-phase tile through the coprocessor's
+/// timing model.
 pub fn run(mvmuls: u64) -> Result<MatrixBench, TensixError> {
+    let mvmul = Insn::Mvmul {
+        clear_dvalid: 0,
+        instr_mod19: 0,
+        addr_mode: 0,
+        dst: 0,
+    }
+    .encode();
+    let elwadd = Insn::Elwadd {
+        clear_dvalid: 0,
+        dest_accum_en: 0,
+        instr_mod19: 0,
+        addr_mode: 0,
+        dst: 0,
+    }
+    .encode();
+    let host_seconds = direct(mvmul, mvmuls)?;
+    let elw_seconds = direct(elwadd, mvmuls)?;
+    let cp_mvmuls = (mvmuls / 10).max(16);
+    let (cp_cycles, cp_seconds) = through_coprocessor(mvmul, cp_mvmuls)?;
+    let phases = 4;
+    let tile_issue_cycles = tile_cycles(phases)?;
+    Ok(MatrixBench {
+        mvmuls,
+        host_seconds,
+        mvmul_per_second: mvmuls as f64 / host_seconds.max(1e-9),
+        elwadds: mvmuls,
+        elwadd_per_second: mvmuls as f64 / elw_seconds.max(1e-9),
+        cp_mvmuls,
+        cp_cycles,
+        cp_mvmul_per_second: cp_mvmuls as f64 / cp_seconds.max(1e-9),
+        phases,
+        tile_issue_cycles,
+        documented_cycles: MVMULS_PER_TILE * phases,
+    })
+}
+
+/// Seconds of host time for `count` executions of `word` by a [`MatrixUnit`] on its own,
+/// walking the Src rows, Dst blocks and fidelity phases as a kernel's address modes would.
+fn direct(word: u32, count: u64) -> Result<f64, TensixError> {
     let mut src_a = SrcData::new();
     let mut src_b = SrcData::new();
     let mut s = 0x9e37_79b9_7f4a_7c15u64;
@@ -63,15 +120,8 @@ pub fn run(mvmuls: u64) -> Result<MatrixBench, TensixError> {
     }
     let mut dst = Dst::new();
     let mut unit = MatrixUnit::new();
-    let word = Insn::Mvmul {
-        clear_dvalid: 0,
-        instr_mod19: 0,
-        addr_mode: 0,
-        dst: 0,
-    }
-    .encode();
     let start = Instant::now();
-    for n in 0..mvmuls {
+    for n in 0..count {
         let mut ctx = MatrixCtx {
             src_a: &src_a,
             src_b: &src_b,
@@ -93,17 +143,35 @@ pub fn run(mvmuls: u64) -> Result<MatrixBench, TensixError> {
         };
         unit.execute(Arch::Blackhole, word, &mut ctx)?;
     }
-    let host_seconds = start.elapsed().as_secs_f64();
-    let phases = 4;
-    let tile_issue_cycles = tile_cycles(phases)?;
-    Ok(MatrixBench {
-        mvmuls,
-        host_seconds,
-        mvmul_per_second: mvmuls as f64 / host_seconds.max(1e-9),
-        phases,
-        tile_issue_cycles,
-        documented_cycles: MVMULS_PER_TILE * phases,
-    })
+    Ok(start.elapsed().as_secs_f64())
+}
+
+/// `(cycles, host seconds)` for `count` copies of `word` pushed to thread T1 of a Blackhole
+/// coprocessor (T0 first hands both Src banks to the Matrix Unit with SETDVALID) and stepped
+/// until all have executed.
+pub fn through_coprocessor(word: u32, count: u64) -> Result<(u64, f64), TensixError> {
+    use crate::coprocessor::{Coprocessor, PushSource};
+    use crate::fifo::Pushed;
+    let mut cp = Coprocessor::new(Arch::Blackhole);
+    let setdvalid = Insn::Setdvalid { setvalid: 3 }.encode();
+    while cp.push(0, PushSource::Trisc, setdvalid)? != Pushed::Accepted {}
+    let (mut pushed, mut cycle) = (0u64, 0u64);
+    let start = Instant::now();
+    while pushed < count || !cp.all_idle() {
+        if pushed < count && cp.push(1, PushSource::Trisc, word)? == Pushed::Accepted {
+            pushed += 1;
+        }
+        cp.step(cycle)?;
+        cycle += 1;
+        if cycle > count.saturating_mul(64) + 1000 {
+            return Err(TensixError::new(
+                crate::error::ErrorKind::MaxCycles,
+                cycle,
+                format!("matrix bench: {pushed} of {count} pushed, the coprocessor never drained"),
+            ));
+        }
+    }
+    Ok((cycle, start.elapsed().as_secs_f64()))
 }
 
 /// Simulated cycles of one tile's MVMUL stream on thread 1 after thread 0 hands both Src banks

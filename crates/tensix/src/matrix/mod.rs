@@ -180,8 +180,13 @@ impl MatrixUnit {
                 }
                 let dst32 = format.fp32_enabled || format.int8_math_enabled;
                 let r = zeroacc::zeroacc(ctx, &mut self.undefined, &f, dst32);
-                self.hazards
-                    .note_matrix_unit(&r, word, ctx.thread, ctx.cycle);
+                self.hazards.note_matrix_unit(
+                    &r,
+                    ctx.regs.dest_access,
+                    word,
+                    ctx.thread,
+                    ctx.cycle,
+                );
                 return Ok(r);
             }
             MatrixOp::Clrexphist => Retired {
@@ -210,7 +215,7 @@ impl MatrixUnit {
             self.undefined.define(rows, ctx.regs.dest_access);
         }
         self.hazards
-            .note_matrix_unit(&retired, word, ctx.thread, ctx.cycle);
+            .note_matrix_unit(&retired, ctx.regs.dest_access, word, ctx.thread, ctx.cycle);
         Ok(retired)
     }
 }

@@ -47,6 +47,39 @@ pub fn addr_inputs(state: &TensixState, thread: usize, imm10: u32, sp: u32) -> D
     }
 }
 
+/// The `Dst` rows that SFPLOAD / SFPLOADMACRO `word`, issued by `thread` now, reads: four
+/// rows from `Addr & !3` (SFPLOAD.md), in the `Dst32b` numbering for the 32-bit formats. None
+/// for other instructions and for loads that read nothing (`VD` >= 8, `MOD0_FMT_ZERO`). For the
+/// hazard checker (`crate::matrix::hazard`), asked before the instruction runs.
+pub fn dst_rows_read(
+    state: &TensixState,
+    thread: usize,
+    word: u32,
+) -> Option<crate::matrix::DstRows> {
+    let insn = Insn::decode(word).filter(|i| matches!(i.op, Op::Load | Op::LoadMacro))?;
+    if insn.op == Op::Load && insn.vd >= 8 {
+        return None;
+    }
+    let sp = state.sfpu.rwc_sp.get(thread).copied().unwrap_or(0);
+    let inputs = addr_inputs(state, thread, insn.imm10(), sp);
+    let (addr, mod0) = if insn.modifier == fmt::SRCB {
+        (inputs.load(0xff).0, srcb_format(state, thread).mod0())
+    } else {
+        (inputs.load(insn.modifier).0, insn.modifier)
+    };
+    if mod0 == fmt::ZERO {
+        return None;
+    }
+    Some(crate::matrix::DstRows {
+        first: addr & !3,
+        count: 4,
+        wide: matches!(
+            mod0,
+            fmt::FP32 | fmt::INT32 | fmt::INT32_ALL | fmt::INT32_SM
+        ),
+    })
+}
+
 impl VectorUnit {
     /// One coprocessor cycle of the Vector Unit, `issued` being `(thread, word)` when a
     /// thread issues a Vector Unit instruction this cycle (ask [`VectorUnit::stalls`] first).

@@ -39,7 +39,7 @@ pub enum SrcbFormat {
 }
 
 impl SrcbFormat {
-    fn mod0(self) -> u8 {
+    pub(crate) fn mod0(self) -> u8 {
         match self {
             SrcbFormat::Fp16 => fmt::FP16,
             SrcbFormat::Bf16 => fmt::BF16,

@@ -7,6 +7,7 @@ use bhemu_isa::tensix::blackhole::Insn;
 use super::{Ctx, UnitResult};
 use crate::coprocessor::Mode;
 use crate::error::ErrorKind;
+use crate::matrix::hazard::DstAccess;
 use crate::sfpu::VectorUnit;
 
 /// Matrix Unit (FPU) arithmetic: called at dispatch with the decoded instruction.
@@ -24,6 +25,21 @@ pub fn matrix_unit(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
 /// [`crate::sfpu::VectorUnit::stalls`]); SFPLOADMACRO-scheduled instructions due this cycle
 /// run first. Cycles without an issue are driven by the coprocessor's step.
 pub fn vector_unit(ctx: &mut Ctx, _insn: &Insn) -> UnitResult {
+    // The SFPU is not stalled on Dst's write shadow (Dst.md): the optional checker looks.
+    let read = if ctx.state.matrix.hazards.enabled() {
+        crate::sfpu::dispatch::dst_rows_read(ctx.state, ctx.thread, ctx.word)
+    } else {
+        None
+    };
+    if let Some(rows) = read {
+        let cfg = ctx.state.dest_access_cfg(ctx.thread);
+        let reader = DstAccess {
+            word: ctx.word,
+            thread: ctx.thread as u8,
+            cycle: ctx.cycle,
+        };
+        ctx.state.matrix.hazards.check_read(rows, cfg, reader);
+    }
     match VectorUnit::cycle_in_state(Some((ctx.thread, ctx.word)), ctx.state) {
         Ok(_) => Ok(()),
         Err(e) => {

@@ -91,6 +91,18 @@ fn src_to_dst(
             srow &= 0x3f;
         }
     }
+    // Dst.md, Instruction scheduling: the write shadows its blocks for the hazard checker.
+    let written = crate::matrix::DstRows {
+        first: drow,
+        count: num_rows,
+        wide: is_tf32 || dest_32b_lo != 0,
+    };
+    let at = crate::matrix::hazard::DstAccess {
+        word: ctx.word,
+        thread: t as u8,
+        cycle: ctx.cycle,
+    };
+    ctx.state.matrix.hazards.note_write(written, dcfg, at);
     for _ in 0..num_rows {
         for col in 0..DST_COLS {
             let scol = match from {

@@ -286,6 +286,23 @@ impl Topology {
             .ok_or(NocError::BadCoordinate { x: id.x, y: id.y })
     }
 
+    /// Where a unicast request addressed to `id` goes: `Some(slot)` for a node,
+    /// `None` for a Tensix tile of the grid that is not enabled (harvested, or left out of the
+    /// chip's tiles), which exists on the NoC but never answers (see [`crate::unanswered`]);
+    /// any other coordinate is a `BadCoordinate` error.
+    pub fn reach(&self, id: NodeId) -> Result<Option<usize>, NocError> {
+        match self.slot(id) {
+            Some(s) => Ok(Some(s)),
+            None if is_tensix_coord(id.x, id.y) => Ok(None),
+            None => Err(NocError::BadCoordinate { x: id.x, y: id.y }),
+        }
+    }
+
+    /// True for a Tensix coordinate of the grid whose tile is not enabled.
+    pub fn is_disabled_tensix(&self, id: NodeId) -> bool {
+        is_tensix_coord(id.x, id.y) && self.slot(id).is_none()
+    }
+
     /// The node whose router sits at raw coordinates `raw` on `noc`.
     pub fn node_at_raw(&self, noc: NocIndex, raw: (u8, u8)) -> Option<&NodeInfo> {
         if raw.0 >= NOC_GRID_X || raw.1 >= NOC_GRID_Y {

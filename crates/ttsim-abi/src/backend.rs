@@ -30,6 +30,8 @@ pub struct BackendConfig {
     /// Record a timeline trace into this file (`BHEMU_TIMELINE`), written when the backend is
     /// dropped.
     pub timeline: Option<(std::path::PathBuf, bhemu_trace::TraceOptions)>,
+    /// Serve gdb on this port over these tiles' harts (`BHEMU_GDB`, `BHEMU_GDB_TILES`).
+    pub gdb: Option<(u16, Vec<(u8, u8)>)>,
 }
 
 /// Simulated cycles a launched kernel may run before the chip backend reports it as a

@@ -11,7 +11,8 @@
 //! docs/tt-umd-sim-interface.md §4), and the strict/permissive answer to an access the chip
 //! refuses.
 //!
-//! Time: [`SimBackend::clock`] is `Chip::clock`, nothing else advances it. Translation is
+//! Time: [`SimBackend::clock`] is `Chip::clock` (through the gdb stub, `bhemu_gdb::clocked`, when
+//! `BHEMU_GDB` is set), nothing else advances it. Translation is
 //! [`Chip::translation_enabled`] (NIU_CFG_0 bit 14 reads 1, as the firmware expects).
 //!
 //! Power-on: every tile's soft reset `0xFFB1_21B0` reads 0x47800 (all five cores held,
@@ -32,6 +33,7 @@ use bhemu_chip::{Chip, ChipConfig, ChipError, HostWrite, NocIndex, Strictness};
 use crate::backend::{BackendConfig, HostRequest, MmioMode, SimBackend, DEFAULT_HANG_CYCLES};
 use crate::error::{BackendError, ErrorKind, Where};
 use bhemu_chip::watchdog::Watchdog;
+use bhemu_gdb::clocked::ClockedStub;
 
 /// Most permissive-mode warnings printed before they are only counted.
 const MAX_WARNINGS: usize = 50;
@@ -45,6 +47,8 @@ pub struct ChipBackend {
     watchdog: Option<Watchdog>,
     /// Where the timeline trace goes when the backend is dropped.
     timeline: Option<std::path::PathBuf>,
+    /// The gdb stub (`BHEMU_GDB`): time passes through it ([`ClockedStub::clock`]).
+    gdb: Option<ClockedStub>,
 }
 
 impl Drop for ChipBackend {
@@ -90,6 +94,12 @@ impl ChipBackend {
                 n => Some(Watchdog::new(n)),
             },
             timeline: cfg.timeline.as_ref().map(|t| t.0.clone()),
+            // A stub that cannot listen is reported and left off: the run goes on without it.
+            gdb: cfg.gdb.as_ref().and_then(|(port, tiles)| {
+                ClockedStub::listen(*port, tiles.clone())
+                    .map_err(|e| eprintln!("bhemu: {e}; the gdb stub is off"))
+                    .ok()
+            }),
         })
     }
 
@@ -224,13 +234,16 @@ impl SimBackend for ChipBackend {
     }
 
     fn clock(&mut self, cycles: u32) -> Result<u32, BackendError> {
-        let r = self.chip.clock(u64::from(cycles));
+        let r = match self.gdb.as_mut() {
+            Some(g) => g.clock(&mut self.chip, u64::from(cycles)),
+            None => self.chip.clock(u64::from(cycles)).map(|()| u64::from(cycles)),
+        };
         self.drain_chip_warnings();
-        r.map_err(|e| chip_error(e, "clock"))?;
+        let ran = r.map_err(|e| chip_error(e, "clock"))?;
         if let Some(report) = self.watchdog.as_mut().and_then(|w| w.check(&self.chip)) {
             eprintln!("bhemu: warning: {report}");
         }
-        Ok(cycles)
+        Ok(u32::try_from(ran).unwrap_or(cycles))
     }
 
     fn cycle(&self) -> u64 {

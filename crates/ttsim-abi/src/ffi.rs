@@ -485,6 +485,7 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
         mmio: k.mmio,
         hang_cycles: k.hang_cycles,
         timeline: k.timeline.clone(),
+        gdb: k.gdb.clone(),
     };
     abi.said.clear();
     abi.fault = None;

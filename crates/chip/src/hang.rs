@@ -106,11 +106,15 @@ pub fn noc_poll_note(chip: &Chip, t: &Tile, m: &MmioAccess) -> Option<String> {
 /// `3 writes and 1 read`: what an NIU sent to one disabled tile and waits on
 /// (bhemu_noc::unanswered).
 fn unanswered_counts(u: &bhemu_noc::Unanswered) -> String {
-    let parts: Vec<String> = [(u.writes, "write"), (u.reads, "read"), (u.atomics, "atomic")]
-        .into_iter()
-        .filter(|&(n, _)| n > 0)
-        .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
-        .collect();
+    let parts: Vec<String> = [
+        (u.writes, "write"),
+        (u.reads, "read"),
+        (u.atomics, "atomic"),
+    ]
+    .into_iter()
+    .filter(|&(n, _)| n > 0)
+    .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
+    .collect();
     parts.join(" and ")
 }
 

@@ -45,12 +45,7 @@ fn tid_of(i: usize) -> Tid {
 }
 
 impl<H: BorrowMut<Chip>> ChipTarget<H> {
-    pub fn new(
-        chip: H,
-        dbg: Debugger,
-        max_cycles: u64,
-        done: fn(&Chip) -> bool,
-    ) -> Self {
+    pub fn new(chip: H, dbg: Debugger, max_cycles: u64, done: fn(&Chip) -> bool) -> Self {
         ChipTarget {
             chip,
             dbg,
@@ -115,7 +110,9 @@ impl<H: BorrowMut<Chip>> ChipTarget<H> {
         let done = self.done;
         let stop = self
             .dbg
-            .run(self.chip.borrow_mut(), resume, n.min(left), &mut |c| done(c));
+            .run(self.chip.borrow_mut(), resume, n.min(left), &mut |c| {
+                done(c)
+            });
         self.ran += self.chip.borrow().cycle() - start;
         let (tid, reason) = match stop {
             DebugStop::CycleLimit => return None,
@@ -188,7 +185,11 @@ impl<H: BorrowMut<Chip>> Target for ChipTarget<H> {
 impl<H: BorrowMut<Chip>> MultiThreadBase for ChipTarget<H> {
     fn read_registers(&mut self, regs: &mut Rv32Regs, tid: Tid) -> TargetResult<(), Self> {
         let h = self.hart(tid).ok_or(TargetError::NonFatal)?;
-        let t = self.chip.borrow().tile(h.x, h.y).ok_or(TargetError::NonFatal)?;
+        let t = self
+            .chip
+            .borrow()
+            .tile(h.x, h.y)
+            .ok_or(TargetError::NonFatal)?;
         let hart = t.hart(h.core);
         for (i, r) in regs.x.iter_mut().enumerate() {
             *r = hart.reg(i);
@@ -199,7 +200,11 @@ impl<H: BorrowMut<Chip>> MultiThreadBase for ChipTarget<H> {
 
     fn write_registers(&mut self, regs: &Rv32Regs, tid: Tid) -> TargetResult<(), Self> {
         let h = self.hart(tid).ok_or(TargetError::NonFatal)?;
-        let t = self.chip.borrow_mut().tile_mut(h.x, h.y).ok_or(TargetError::NonFatal)?;
+        let t = self
+            .chip
+            .borrow_mut()
+            .tile_mut(h.x, h.y)
+            .ok_or(TargetError::NonFatal)?;
         for (i, &v) in regs.x.iter().enumerate().skip(1) {
             debug::write_register(t, h.core, i, v);
         }
@@ -209,7 +214,11 @@ impl<H: BorrowMut<Chip>> MultiThreadBase for ChipTarget<H> {
 
     fn read_addrs(&mut self, start: u32, data: &mut [u8], tid: Tid) -> TargetResult<usize, Self> {
         let h = self.hart(tid).ok_or(TargetError::NonFatal)?;
-        let t = self.chip.borrow().tile(h.x, h.y).ok_or(TargetError::NonFatal)?;
+        let t = self
+            .chip
+            .borrow()
+            .tile(h.x, h.y)
+            .ok_or(TargetError::NonFatal)?;
         match debug::read_memory(t, h.core, start, data) {
             Ok(()) => Ok(data.len()),
             // Byte by byte, so a read that runs into MMIO returns the readable part.
@@ -235,7 +244,11 @@ impl<H: BorrowMut<Chip>> MultiThreadBase for ChipTarget<H> {
 
     fn write_addrs(&mut self, start: u32, data: &[u8], tid: Tid) -> TargetResult<(), Self> {
         let h = self.hart(tid).ok_or(TargetError::NonFatal)?;
-        let t = self.chip.borrow_mut().tile_mut(h.x, h.y).ok_or(TargetError::NonFatal)?;
+        let t = self
+            .chip
+            .borrow_mut()
+            .tile_mut(h.x, h.y)
+            .ok_or(TargetError::NonFatal)?;
         debug::write_memory(t, h.core, start, data).map_err(|_| TargetError::NonFatal)
     }
 

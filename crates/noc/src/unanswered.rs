@@ -176,7 +176,10 @@ mod tests {
         assert_eq!(niu.counter(c::NIU_MST_RD_RESP_RECEIVED), 0);
         assert_eq!(niu.counter(c::NIU_MST_POSTED_WR_REQ_SENT), 1);
         assert_eq!(niu.unanswered().len(), 1);
-        assert_eq!((niu.unanswered()[0].reads, niu.unanswered()[0].writes), (1, 0));
+        assert_eq!(
+            (niu.unanswered()[0].reads, niu.unanswered()[0].writes),
+            (1, 0)
+        );
     }
 
     /// A coordinate that names no node of the grid (x 8 holds no Tensix tile; y 40 is off the

@@ -169,22 +169,37 @@ mod tests {
         assert_eq!(f, PathBuf::from("/tmp/t.json"));
         assert_eq!(o.tiles, Some(vec![(1, 2), (3, 4)]));
         assert_eq!(o.window, Some((100, 200)));
-        let (k, p) = parse(&[("BHEMU_TIMELINE", "t.json"), ("BHEMU_TIMELINE_CYCLES", "9..1")]);
+        let (k, p) = parse(&[
+            ("BHEMU_TIMELINE", "t.json"),
+            ("BHEMU_TIMELINE_CYCLES", "9..1"),
+        ]);
         assert_eq!(k.timeline, None);
-        assert!(p[0].starts_with("BHEMU_TIMELINE_CYCLES: trace cycles `9..1`: the window is empty"), "{p:?}");
+        assert!(
+            p[0].starts_with("BHEMU_TIMELINE_CYCLES: trace cycles `9..1`: the window is empty"),
+            "{p:?}"
+        );
     }
 
     #[test]
     fn gdb_knob_takes_a_port_and_tiles_or_reports_garbage() {
-        assert_eq!(parse(&[("BHEMU_GDB", "4567")]).0.gdb, Some((4567, vec![(1, 2)])));
+        assert_eq!(
+            parse(&[("BHEMU_GDB", "4567")]).0.gdb,
+            Some((4567, vec![(1, 2)]))
+        );
         let (k, _) = parse(&[("BHEMU_GDB", "4567"), ("BHEMU_GDB_TILES", "3,4;5,6")]);
         assert_eq!(k.gdb, Some((4567, vec![(3, 4), (5, 6)])));
         let (k, p) = parse(&[("BHEMU_GDB", "gdb")]);
         assert_eq!(k.gdb, None);
-        assert_eq!(p, vec!["BHEMU_GDB=\"gdb\" is not a TCP port; no gdb stub".to_string()]);
+        assert_eq!(
+            p,
+            vec!["BHEMU_GDB=\"gdb\" is not a TCP port; no gdb stub".to_string()]
+        );
         let (k, p) = parse(&[("BHEMU_GDB", "1"), ("BHEMU_GDB_TILES", "3-4")]);
         assert_eq!(k.gdb, None);
-        assert_eq!(p, vec!["BHEMU_GDB_TILES: `3-4` is not x,y; no gdb stub".to_string()]);
+        assert_eq!(
+            p,
+            vec!["BHEMU_GDB_TILES: `3-4` is not x,y; no gdb stub".to_string()]
+        );
     }
 
     #[test]

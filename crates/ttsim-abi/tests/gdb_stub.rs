@@ -178,6 +178,10 @@ fn libttsim_serves_gdb_from_the_clock_calls_and_runs_on_after_detach() {
     // Cycles 0-1 run the first two instructions; the loop's store retires at cycles 3, 6, ...,
     // so 10 000 cycles hold (10 000 - 3 - 1) / 3 + 1 stores, the last storing its own count.
     let loops = u32::from_le_bytes(word);
-    assert_eq!(loops, (10_000 - 3 - 1) / 3 + 1, "BRISC ran on after the detach");
+    assert_eq!(
+        loops,
+        (10_000 - 3 - 1) / 3 + 1,
+        "BRISC ran on after the detach"
+    );
     libttsim_exit();
 }

@@ -149,7 +149,10 @@ pub fn finished_kernels(t: &Tile, kernels: &[(Core, String)]) -> Vec<String> {
                 _ => None,
             };
             !(base..base + crate::launch::TEXT_SIZE).contains(&t.pc(*core))
-                && thread.map_or(true, |th| t.coprocessor().thread_idle(th))
+                && match thread {
+                    Some(th) => t.coprocessor().thread_idle(th),
+                    None => true,
+                }
         })
         .map(|(core, file)| format!("{} ({file})", core.name().to_uppercase()))
         .collect()

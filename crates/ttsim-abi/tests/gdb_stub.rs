@@ -73,7 +73,7 @@ impl Rsp {
         while i < data.len() {
             match (data[i], out.last().copied()) {
                 (b'*', Some(prev)) if i + 1 < data.len() => {
-                    out.extend(std::iter::repeat(prev).take(usize::from(data[i + 1]) - 29));
+                    out.resize(out.len() + usize::from(data[i + 1]) - 29, prev);
                     i += 2;
                 }
                 (b, _) => {

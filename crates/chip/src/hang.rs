@@ -263,7 +263,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod chip_tests {
+pub(crate) mod chip_tests {
     use crate::chip::{Chip, ChipConfig};
     use crate::host::{self, jal_x0, RunReport, SOFT_RESET_ADDR, SOFT_RESET_BRISC_RUN};
     use crate::launch::{stuck_report, text_base};
@@ -327,14 +327,13 @@ mod chip_tests {
         );
     }
 
-    /// A barrier waiting on writes sent to a disabled tile: BRISC of the one-tile chip at (1,2)
-    /// sends three non-posted 16-byte writes to (5,7) — a Tensix coordinate whose tile is not
-    /// enabled — through NIU0's command buffer 0 (the register order of
+    /// BRISC's code for a barrier waiting on writes sent to a disabled tile: on the one-tile
+    /// chip at (1,2) it sends three non-posted 16-byte writes to (5,7) — a Tensix coordinate
+    /// whose tile is not enabled — through NIU0's command buffer 0 (the register order of
     /// `ncrisc_noc_fast_write`), then polls `NIU_MST_WR_ACK_RECEIVED` as
-    /// `noc_async_write_barrier` does. No ack ever comes (bhemu_noc::unanswered); the report
-    /// names the tile the writes went to.
-    #[test]
-    fn hang_noc_barrier_to_a_dead_tile_names_the_tile() {
+    /// `noc_async_write_barrier` does. No ack ever comes (bhemu_noc::unanswered). Returns the
+    /// words (position-independent) and the index of the poll's load.
+    pub(crate) fn dead_tile_barrier() -> (Vec<u32>, u32) {
         use bhemu_isa::riscv::{encode, BranchOp, ImmOp, Insn, LoadOp, StoreOp};
         const T0: u8 = 5;
         const T1: u8 = 6;
@@ -408,7 +407,13 @@ mod chip_tests {
         let poll = p.len() as u32;
         p.push(lw(0x204));
         p.push(Insn::Jal { rd: 0, offset: -4 });
-        let words: Vec<u32> = p.iter().map(encode).collect();
+        (p.iter().map(encode).collect(), poll)
+    }
+
+    /// The stuck report of that barrier names the tile the writes went to.
+    #[test]
+    fn hang_noc_barrier_to_a_dead_tile_names_the_tile() {
+        let (words, poll) = dead_tile_barrier();
         let s = brisc_stuck_line(&words, 3000);
         assert_eq!(
             s,

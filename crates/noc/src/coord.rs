@@ -298,11 +298,6 @@ impl Topology {
         }
     }
 
-    /// True for a Tensix coordinate of the grid whose tile is not enabled.
-    pub fn is_disabled_tensix(&self, id: NodeId) -> bool {
-        is_tensix_coord(id.x, id.y) && self.slot(id).is_none()
-    }
-
     /// The node whose router sits at raw coordinates `raw` on `noc`.
     pub fn node_at_raw(&self, noc: NocIndex, raw: (u8, u8)) -> Option<&NodeInfo> {
         if raw.0 >= NOC_GRID_X || raw.1 >= NOC_GRID_Y {
@@ -422,6 +417,26 @@ mod tests {
             Topology::blackhole_with_tensix([NodeId::new(1, 2), NodeId::new(1, 2)]),
             Err(NocError::DuplicateNode { .. })
         ));
+    }
+
+    /// crates/noc/src/unanswered.rs: a Tensix coordinate whose tile is not enabled is reachable
+    /// but answers nothing (`None`); a coordinate with no node is an error.
+    #[test]
+    fn reach_tells_nodes_disabled_tiles_and_bad_coordinates() {
+        let t = Topology::blackhole_with_tensix([NodeId::new(1, 2)]).unwrap();
+        assert_eq!(t.reach(NodeId::new(1, 2)), Ok(t.slot(NodeId::new(1, 2))));
+        assert!(t.reach(NodeId::new(1, 2)).unwrap().is_some());
+        assert_eq!(t.reach(NodeId::new(5, 7)), Ok(None));
+        assert_eq!(t.reach(NodeId::new(16, 11)), Ok(None));
+        assert!(t.reach(NodeId::new(17, 12)).unwrap().is_some(), "DRAM");
+        assert_eq!(
+            t.reach(NodeId::new(8, 5)),
+            Err(NocError::BadCoordinate { x: 8, y: 5 })
+        );
+        assert_eq!(
+            t.reach(NodeId::new(5, 40)),
+            Err(NocError::BadCoordinate { x: 5, y: 40 })
+        );
     }
 
     /// noc_parameters.h NOC_XY_ADDR: coordinates above bit 36.

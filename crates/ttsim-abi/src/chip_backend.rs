@@ -281,6 +281,25 @@ mod tests {
         ChipBackend::new(&BackendConfig::default()).expect("chip")
     }
 
+    /// docs/gdb.md "libttsim.so": a `BHEMU_GDB` port that cannot be bound leaves the stub off
+    /// (a line on stderr); the chip then runs every clock call without waiting for gdb.
+    #[test]
+    fn gdb_stub_that_cannot_listen_is_off_and_the_clock_runs() {
+        let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).expect("a port");
+        let port = taken.local_addr().expect("addr").port();
+        let mut b = ChipBackend::new(&BackendConfig {
+            gdb: Some((port, vec![(1, 2)])),
+            ..BackendConfig::default()
+        })
+        .expect("chip");
+        assert!(b.gdb.is_none());
+        b.noc_write(0, 1, 2, 0, &0x6Fu32.to_le_bytes()).unwrap(); // jal x0, 0
+        b.noc_write(0, 1, 2, 0xFFB1_21B0, &0x47000u32.to_le_bytes())
+            .unwrap();
+        assert_eq!(b.clock(100).unwrap(), 100);
+        assert_eq!(b.cycle(), 100);
+    }
+
     /// `BHEMU_TIMELINE`: the trace is written when the backend is dropped; BRISC of (1,2),
     /// released onto `j .` at cycle 0, runs firmware code until the last cycle.
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! The wording names the culprit where the state shows it: the semaphore a SEMWAIT waits on
 //! with tt-llk's name for it and its value, the mutex and its holder, the NoC counters a
-//! barrier polls, a circular buffer's counts and which cores already left their kernel, the
+//! barrier polls (and the disabled tile its unanswered requests went to), a circular buffer's counts and which cores already left their kernel, the
 //! kernel function holding the pc (from the kernel ELF's symbols), and a core that touches no
 //! memory-mapped register any more (a loop that cannot end on its own).
 use bhemu_tensix::coprocessor::Coprocessor;
@@ -79,8 +79,17 @@ pub fn noc_poll_note(chip: &Chip, t: &Tile, m: &MmioAccess) -> Option<String> {
     }
     let niu = chip.noc().niu(t.node(), noc).ok()?;
     let n = |i: usize| niu.counter(i);
+    let mut lost = String::new();
+    for u in niu.unanswered() {
+        lost.push_str(&format!(
+            "; {} outstanding to ({},{}), which is disabled (harvested) and never answers",
+            unanswered_counts(u),
+            u.dest.x,
+            u.dest.y
+        ));
+    }
     Some(format!(
-        "polls NIU{} {} (last read {:#x}); NIU{} counters: {} non-posted writes sent, {} acked; {} reads sent, {} responses",
+        "polls NIU{} {} (last read {:#x}); NIU{} counters: {} non-posted writes sent, {} acked; {} reads sent, {} responses{lost}",
         noc.index(),
         mmio_names::counter_name(
             ((off - bhemu_noc::regs::NOC_STATUS_BASE) / 4) as usize
@@ -92,6 +101,21 @@ pub fn noc_poll_note(chip: &Chip, t: &Tile, m: &MmioAccess) -> Option<String> {
         n(c::NIU_MST_RD_REQ_SENT),
         n(c::NIU_MST_RD_RESP_RECEIVED),
     ))
+}
+
+/// `3 writes and 1 read`: what an NIU sent to one disabled tile and waits on
+/// (bhemu_noc::unanswered).
+fn unanswered_counts(u: &bhemu_noc::Unanswered) -> String {
+    let parts: Vec<String> = [
+        (u.writes, "write"),
+        (u.reads, "read"),
+        (u.atomics, "atomic"),
+    ]
+    .into_iter()
+    .filter(|&(n, _)| n > 0)
+    .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
+    .collect();
+    parts.join(" and ")
 }
 
 /// A note for a running core that no longer touches memory-mapped registers.
@@ -125,7 +149,10 @@ pub fn finished_kernels(t: &Tile, kernels: &[(Core, String)]) -> Vec<String> {
                 _ => None,
             };
             !(base..base + crate::launch::TEXT_SIZE).contains(&t.pc(*core))
-                && thread.map_or(true, |th| t.coprocessor().thread_idle(th))
+                && match thread {
+                    Some(th) => t.coprocessor().thread_idle(th),
+                    None => true,
+                }
         })
         .map(|(core, file)| format!("{} ({file})", core.name().to_uppercase()))
         .collect()
@@ -236,7 +263,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod chip_tests {
+pub(crate) mod chip_tests {
     use crate::chip::{Chip, ChipConfig};
     use crate::host::{self, jal_x0, RunReport, SOFT_RESET_ADDR, SOFT_RESET_BRISC_RUN};
     use crate::launch::{stuck_report, text_base};
@@ -297,6 +324,104 @@ mod chip_tests {
         assert_eq!(
             s,
             "tile (1,2) BRISC at pc 0x00021004; polls NIU0 NIU_MST_WR_ACK_RECEIVED (write acks) (last read 0x0); NIU0 counters: 0 non-posted writes sent, 0 acked; 0 reads sent, 0 responses"
+        );
+    }
+
+    /// BRISC's code for a barrier waiting on writes sent to a disabled tile: on the one-tile
+    /// chip at (1,2) it sends three non-posted 16-byte writes to (5,7) — a Tensix coordinate
+    /// whose tile is not enabled — through NIU0's command buffer 0 (the register order of
+    /// `ncrisc_noc_fast_write`), then polls `NIU_MST_WR_ACK_RECEIVED` as
+    /// `noc_async_write_barrier` does. No ack ever comes (bhemu_noc::unanswered). Returns the
+    /// words (position-independent) and the index of the poll's load.
+    pub(crate) fn dead_tile_barrier() -> (Vec<u32>, u32) {
+        use bhemu_isa::riscv::{encode, BranchOp, ImmOp, Insn, LoadOp, StoreOp};
+        const T0: u8 = 5;
+        const T1: u8 = 6;
+        const T2: u8 = 7;
+        const T3: u8 = 28;
+        let li = |rd: u8, v: u32| {
+            let lo = ((v as i32) << 20) >> 20;
+            let hi = v.wrapping_sub(lo as u32);
+            let addi = Insn::OpImm {
+                op: ImmOp::Addi,
+                rd,
+                rs1: if hi == 0 { 0 } else { rd },
+                imm: lo,
+            };
+            if hi == 0 {
+                vec![addi]
+            } else {
+                vec![Insn::Lui { rd, imm: hi }, addi]
+            }
+        };
+        let sw = |offset: i32| Insn::Store {
+            op: StoreOp::Sw,
+            rs1: T0,
+            rs2: T1,
+            offset,
+        };
+        let lw = |offset: i32| Insn::Load {
+            op: LoadOp::Lw,
+            rd: T2,
+            rs1: T0,
+            offset,
+        };
+        let bne = |rs1: u8, offset: i32| Insn::Branch {
+            op: BranchOp::Bne,
+            rs1,
+            rs2: 0,
+            offset,
+        };
+        let me = NodeId::new(1, 2).xy_field();
+        let dead = NodeId::new(5, 7).xy_field();
+        let mut p = vec![Insn::Lui {
+            rd: T0,
+            imm: 0xFFB2_0000,
+        }];
+        // NOC_CTRL = WR | RESP_MARKED; TARG = my L1 0x2000; RET = (5,7) 0x4000; 16 bytes.
+        for (off, v) in [
+            (0x1C, 2 | (1 << 4)),
+            (0x00, 0x2000),
+            (0x08, me),
+            (0x0C, 0x4000),
+            (0x14, dead),
+            (0x20, 16),
+        ] {
+            p.extend(li(T1, v));
+            p.push(sw(off));
+        }
+        p.extend(li(T3, 3));
+        // loop: NOC_CMD_CTRL = 1; wait until it reads 0; three times.
+        p.extend(li(T1, 1));
+        p.push(sw(0x40));
+        p.push(lw(0x40));
+        p.push(bne(T2, -4));
+        p.push(Insn::OpImm {
+            op: ImmOp::Addi,
+            rd: T3,
+            rs1: T3,
+            imm: -1,
+        });
+        p.push(bne(T3, -20));
+        // The barrier: poll NIU_MST_WR_ACK_RECEIVED for ever.
+        let poll = p.len() as u32;
+        p.push(lw(0x204));
+        p.push(Insn::Jal { rd: 0, offset: -4 });
+        (p.iter().map(encode).collect(), poll)
+    }
+
+    /// The stuck report of that barrier names the tile the writes went to.
+    #[test]
+    fn hang_noc_barrier_to_a_dead_tile_names_the_tile() {
+        let (words, poll) = dead_tile_barrier();
+        let s = brisc_stuck_line(&words, 3000);
+        assert_eq!(
+            s,
+            format!(
+                "tile (1,2) BRISC at pc {:#010x}; polls NIU0 NIU_MST_WR_ACK_RECEIVED (write acks) (last read 0x0); NIU0 counters: 3 non-posted writes sent, 0 acked; 0 reads sent, 0 responses; 3 writes outstanding to (5,7), which is disabled (harvested) and never answers",
+                // After 3000 cycles BRISC sits on the jump back to the poll.
+                text_base(Core::Brisc) + 4 * (poll + 1)
+            )
         );
     }
 }

@@ -76,9 +76,22 @@ impl Watchdog {
             let Some(t) = chip.tiles().get(i) else {
                 continue;
             };
+            let n = t.node();
+            for core in crate::Core::ALL {
+                let note = t
+                    .last_mmio(core)
+                    .and_then(|m| crate::hang::noc_poll_note(chip, t, &m));
+                if let Some(note) = note {
+                    threads.push_str(&format!(
+                        "\n  tile ({},{}) {} {note}",
+                        n.x,
+                        n.y,
+                        core.name().to_uppercase()
+                    ));
+                }
+            }
             for th in 0..3 {
                 if let Some(l) = crate::hang::tensix_thread_line(t.coprocessor(), th) {
-                    let n = t.node();
                     threads.push_str(&format!("\n  tile ({},{}) Tensix {l}", n.x, n.y));
                 }
             }
@@ -179,6 +192,28 @@ mod tests {
         let r = w.check(&c).unwrap();
         assert!(
             r.ends_with("\n  tile (1,2) Tensix T2 at ttpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 — blocked by SEMWAIT block 0x001 STALL_ON_ZERO on sem1=0/2; semaphore 1 (MATH_PACK) is 0: nothing posted it (SEMPOST)"),
+            "{r}"
+        );
+    }
+
+    /// A hung tile whose BRISC waits on write acks from a disabled tile: the report names the
+    /// counter it polls and the tile (bhemu_noc::unanswered).
+    #[test]
+    fn watchdog_names_the_disabled_tile_a_noc_barrier_waits_on() {
+        let mut c = chip(RUN_MSG_GO);
+        let (words, _) = crate::hang::chip_tests::dead_tile_barrier();
+        let t = c.tile_mut(1, 2).unwrap();
+        for (i, w) in words.iter().enumerate() {
+            t.write_l1_u32(4 * i as u32, *w).unwrap();
+        }
+        c.write_reg(1, 2, SOFT_RESET_ADDR, SOFT_RESET_BRISC_RUN)
+            .unwrap();
+        let mut w = Watchdog::new(CHECK_EVERY);
+        assert_eq!(w.check(&c), None);
+        c.clock(CHECK_EVERY).unwrap();
+        let r = w.check(&c).unwrap();
+        assert!(
+            r.ends_with("\n  tile (1,2) BRISC polls NIU0 NIU_MST_WR_ACK_RECEIVED (write acks) (last read 0x0); NIU0 counters: 3 non-posted writes sent, 0 acked; 0 reads sent, 0 responses; 3 writes outstanding to (5,7), which is disabled (harvested) and never answers"),
             "{r}"
         );
     }

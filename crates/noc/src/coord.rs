@@ -286,6 +286,18 @@ impl Topology {
             .ok_or(NocError::BadCoordinate { x: id.x, y: id.y })
     }
 
+    /// Where a unicast request addressed to `id` goes: `Some(slot)` for a node,
+    /// `None` for a Tensix tile of the grid that is not enabled (harvested, or left out of the
+    /// chip's tiles), which exists on the NoC but never answers (see [`crate::unanswered`]);
+    /// any other coordinate is a `BadCoordinate` error.
+    pub fn reach(&self, id: NodeId) -> Result<Option<usize>, NocError> {
+        match self.slot(id) {
+            Some(s) => Ok(Some(s)),
+            None if is_tensix_coord(id.x, id.y) => Ok(None),
+            None => Err(NocError::BadCoordinate { x: id.x, y: id.y }),
+        }
+    }
+
     /// The node whose router sits at raw coordinates `raw` on `noc`.
     pub fn node_at_raw(&self, noc: NocIndex, raw: (u8, u8)) -> Option<&NodeInfo> {
         if raw.0 >= NOC_GRID_X || raw.1 >= NOC_GRID_Y {
@@ -405,6 +417,26 @@ mod tests {
             Topology::blackhole_with_tensix([NodeId::new(1, 2), NodeId::new(1, 2)]),
             Err(NocError::DuplicateNode { .. })
         ));
+    }
+
+    /// crates/noc/src/unanswered.rs: a Tensix coordinate whose tile is not enabled is reachable
+    /// but answers nothing (`None`); a coordinate with no node is an error.
+    #[test]
+    fn reach_tells_nodes_disabled_tiles_and_bad_coordinates() {
+        let t = Topology::blackhole_with_tensix([NodeId::new(1, 2)]).unwrap();
+        assert_eq!(t.reach(NodeId::new(1, 2)), Ok(t.slot(NodeId::new(1, 2))));
+        assert!(t.reach(NodeId::new(1, 2)).unwrap().is_some());
+        assert_eq!(t.reach(NodeId::new(5, 7)), Ok(None));
+        assert_eq!(t.reach(NodeId::new(16, 11)), Ok(None));
+        assert!(t.reach(NodeId::new(17, 12)).unwrap().is_some(), "DRAM");
+        assert_eq!(
+            t.reach(NodeId::new(8, 5)),
+            Err(NocError::BadCoordinate { x: 8, y: 5 })
+        );
+        assert_eq!(
+            t.reach(NodeId::new(5, 40)),
+            Err(NocError::BadCoordinate { x: 5, y: 40 })
+        );
     }
 
     /// noc_parameters.h NOC_XY_ADDR: coordinates above bit 36.

@@ -68,6 +68,7 @@ pub mod coord;
 pub mod face;
 pub mod niu;
 pub mod regs;
+pub mod unanswered;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -76,6 +77,8 @@ pub use atomic::{AmoOp, AtomicOp};
 pub use coord::{NocIndex, NodeId, NodeInfo, NodeKind, Topology};
 pub use face::TileNoc;
 pub use niu::{CmdBuf, Niu, NiuWrite, Request, RequestKind};
+use unanswered::Awaited;
+pub use unanswered::Unanswered;
 
 use regs::counter as c;
 
@@ -537,7 +540,8 @@ impl Noc {
         let node_slot = |me: &Self, hi: u32| me.slot(NodeId::from_xy_field(hi));
         match req.kind()? {
             RequestKind::Read => {
-                let target = node_slot(self, req.targ_hi)?;
+                let dest = NodeId::from_xy_field(req.targ_hi);
+                let target = self.topo.reach(dest)?;
                 let ret = node_slot(self, req.ret_hi)?;
                 let len = req.length();
                 for p in 0..req.packets() {
@@ -547,6 +551,10 @@ impl Noc {
                     niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
                     niu.bump(c::NIU_MST_RD_REQ_STARTED, 1);
                     niu.bump(c::NIU_MST_RD_REQ_SENT, 1);
+                    let Some(target) = target else {
+                        niu.lose(dest, Awaited::ReadResponse, 1);
+                        continue;
+                    };
                     let due = now + self.latency(noc, origin, target);
                     self.schedule(
                         due,
@@ -572,16 +580,21 @@ impl Noc {
                 } else {
                     niu.bump(c::NIU_MST_POSTED_ATOMIC_SENT, 1);
                 }
+                let dest = NodeId::from_xy_field(req.targ_hi);
                 let receivers = if req.broadcast() {
                     self.broadcast_receivers(req, req.targ_hi)?
                 } else {
-                    vec![node_slot(self, req.targ_hi)?]
+                    self.topo.reach(dest)?.into_iter().collect()
                 };
                 let ret = if np {
                     Some(node_slot(self, req.ret_hi)?)
                 } else {
                     None
                 };
+                if np && !req.broadcast() && receivers.is_empty() {
+                    self.niu_mut(origin, noc)
+                        .lose(dest, Awaited::AtomicResponse, 1);
+                }
                 for receiver in receivers {
                     let due = now + self.latency(noc, origin, receiver);
                     self.schedule(
@@ -601,11 +614,14 @@ impl Noc {
                 byte_enable,
             } => {
                 let dest_hi = if inline { req.targ_hi } else { req.ret_hi };
+                let dest = NodeId::from_xy_field(dest_hi);
                 let receivers = if req.broadcast() {
                     self.broadcast_receivers(req, dest_hi)?
                 } else {
-                    vec![node_slot(self, dest_hi)?]
+                    self.topo.reach(dest)?.into_iter().collect()
                 };
+                // A unicast to a disabled tile: its acknowledgements never come (unanswered.rs).
+                let lost = np && !req.broadcast() && receivers.is_empty();
                 // Acknowledgements: inline writes ack the initiator; others ack TARG_ADDR_HI.
                 let ack = match (np, inline) {
                     (false, _) => None,
@@ -679,6 +695,9 @@ impl Noc {
                     if !inline {
                         niu.bump(words, nflits);
                         niu.retire_outgoing(id);
+                    }
+                    if lost {
+                        niu.lose(dest, Awaited::WriteAck, 1);
                     }
                     let data = match data {
                         Ok(d) => Some(d),
@@ -925,6 +944,8 @@ pub(crate) fn check_request(topo: &Topology, req: &Request) -> Result<(), NocErr
         });
     }
     let node = |hi: u32| topo.node(NodeId::from_xy_field(hi));
+    // The node a request works on may be a disabled tile, which never answers (unanswered.rs).
+    let reach = |hi: u32| topo.reach(NodeId::from_xy_field(hi));
     match kind {
         RequestKind::Read => {
             if req.broadcast() {
@@ -933,7 +954,7 @@ pub(crate) fn check_request(topo: &Topology, req: &Request) -> Result<(), NocErr
                     reason: "broadcast read",
                 });
             }
-            node(req.targ_hi)?;
+            reach(req.targ_hi)?;
             node(req.ret_hi)?;
             check_len(req.length())?;
         }
@@ -941,7 +962,9 @@ pub(crate) fn check_request(topo: &Topology, req: &Request) -> Result<(), NocErr
             AtomicOp::decode(req.len_be as u32, req.at_data)?;
             if req.broadcast() {
                 broadcast_receivers(topo, req, req.targ_hi)?;
-            } else if !matches!(node(req.targ_hi)?.kind, NodeKind::Tensix { .. }) {
+            } else if reach(req.targ_hi)?
+                .is_some_and(|s| !matches!(topo.nodes()[s].kind, NodeKind::Tensix { .. }))
+            {
                 // MemoryMap.md NOC_CTRL: atomics must target the L1 of a Tensix/Ethernet tile.
                 return Err(NocError::BadRequest {
                     reason: "atomic to a node that is not a Tensix tile",
@@ -959,7 +982,7 @@ pub(crate) fn check_request(topo: &Topology, req: &Request) -> Result<(), NocErr
             if req.broadcast() {
                 broadcast_receivers(topo, req, dest_hi)?;
             } else {
-                node(dest_hi)?;
+                reach(dest_hi)?;
             }
             if req.non_posted() && !inline {
                 node(req.targ_hi)?; // the acknowledgement goes there

@@ -128,6 +128,8 @@ pub struct Niu {
     cfg: [u32; regs::NUM_CFG_REGS],
     sec_fence: [u32; regs::SEC_FENCE_WORDS],
     rtz_source: u32,
+    /// Requests this NIU sent to disabled tiles, whose answers never come ([`crate::unanswered`]).
+    pub(crate) unanswered: Vec<crate::unanswered::Unanswered>,
 }
 
 impl Niu {
@@ -163,6 +165,7 @@ impl Niu {
             cfg,
             sec_fence: [0; regs::SEC_FENCE_WORDS],
             rtz_source: 0,
+            unanswered: Vec::new(),
         }
     }
 

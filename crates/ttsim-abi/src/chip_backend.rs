@@ -11,7 +11,8 @@
 //! docs/tt-umd-sim-interface.md §4), and the strict/permissive answer to an access the chip
 //! refuses.
 //!
-//! Time: [`SimBackend::clock`] is `Chip::clock`, nothing else advances it. Translation is
+//! Time: [`SimBackend::clock`] is `Chip::clock` (through the gdb stub, `bhemu_gdb::clocked`, when
+//! `BHEMU_GDB` is set), nothing else advances it. Translation is
 //! [`Chip::translation_enabled`] (NIU_CFG_0 bit 14 reads 1, as the firmware expects).
 //!
 //! Power-on: every tile's soft reset `0xFFB1_21B0` reads 0x47800 (all five cores held,
@@ -32,6 +33,7 @@ use bhemu_chip::{Chip, ChipConfig, ChipError, HostWrite, NocIndex, Strictness};
 use crate::backend::{BackendConfig, HostRequest, MmioMode, SimBackend, DEFAULT_HANG_CYCLES};
 use crate::error::{BackendError, ErrorKind, Where};
 use bhemu_chip::watchdog::Watchdog;
+use bhemu_gdb::clocked::ClockedStub;
 
 /// Most permissive-mode warnings printed before they are only counted.
 const MAX_WARNINGS: usize = 50;
@@ -47,6 +49,8 @@ pub struct ChipBackend {
     timeline: Option<std::path::PathBuf>,
     /// Dst hazards reported so far (`BHEMU_CHECK_HAZARDS`), printed up to [`MAX_WARNINGS`].
     hazards: Option<usize>,
+    /// The gdb stub (`BHEMU_GDB`): time passes through it ([`ClockedStub::clock`]).
+    gdb: Option<ClockedStub>,
 }
 
 impl Drop for ChipBackend {
@@ -98,6 +102,12 @@ impl ChipBackend {
             },
             timeline: cfg.timeline.as_ref().map(|t| t.0.clone()),
             hazards: cfg.check_hazards.then_some(0),
+            // A stub that cannot listen is reported and left off: the run goes on without it.
+            gdb: cfg.gdb.as_ref().and_then(|(port, tiles)| {
+                ClockedStub::listen(*port, tiles.clone())
+                    .map_err(|e| eprintln!("bhemu: {e}; the gdb stub is off"))
+                    .ok()
+            }),
         })
     }
 
@@ -249,14 +259,20 @@ impl SimBackend for ChipBackend {
     }
 
     fn clock(&mut self, cycles: u32) -> Result<u32, BackendError> {
-        let r = self.chip.clock(u64::from(cycles));
+        let r = match self.gdb.as_mut() {
+            Some(g) => g.clock(&mut self.chip, u64::from(cycles)),
+            None => self
+                .chip
+                .clock(u64::from(cycles))
+                .map(|()| u64::from(cycles)),
+        };
         self.drain_chip_warnings();
         self.drain_hazards();
-        r.map_err(|e| chip_error(e, "clock"))?;
+        let ran = r.map_err(|e| chip_error(e, "clock"))?;
         if let Some(report) = self.watchdog.as_mut().and_then(|w| w.check(&self.chip)) {
             eprintln!("bhemu: warning: {report}");
         }
-        Ok(cycles)
+        Ok(u32::try_from(ran).unwrap_or(cycles))
     }
 
     fn cycle(&self) -> u64 {
@@ -315,6 +331,25 @@ mod tests {
             b.drain_hazards();
             assert_eq!(b.hazards, on.then_some(1));
         }
+    }
+
+    /// docs/gdb.md "libttsim.so": a `BHEMU_GDB` port that cannot be bound leaves the stub off
+    /// (a line on stderr); the chip then runs every clock call without waiting for gdb.
+    #[test]
+    fn gdb_stub_that_cannot_listen_is_off_and_the_clock_runs() {
+        let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).expect("a port");
+        let port = taken.local_addr().expect("addr").port();
+        let mut b = ChipBackend::new(&BackendConfig {
+            gdb: Some((port, vec![(1, 2)])),
+            ..BackendConfig::default()
+        })
+        .expect("chip");
+        assert!(b.gdb.is_none());
+        b.noc_write(0, 1, 2, 0, &0x6Fu32.to_le_bytes()).unwrap(); // jal x0, 0
+        b.noc_write(0, 1, 2, 0xFFB1_21B0, &0x47000u32.to_le_bytes())
+            .unwrap();
+        assert_eq!(b.clock(100).unwrap(), 100);
+        assert_eq!(b.cycle(), 100);
     }
 
     /// `BHEMU_TIMELINE`: the trace is written when the backend is dropped; BRISC of (1,2),

@@ -486,6 +486,7 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
         hang_cycles: k.hang_cycles,
         timeline: k.timeline.clone(),
         check_hazards: k.check_hazards,
+        gdb: k.gdb.clone(),
     };
     abi.said.clear();
     abi.fault = None;

@@ -44,6 +44,10 @@ pub struct Knobs {
     /// `BHEMU_CHECK_HAZARDS=1`: report every SFPU read of a Dst block within four cycles of a
     /// Matrix Unit write to it (a missing STALLWAIT; `bhemu_tensix::matrix::hazard`) on stderr.
     pub check_hazards: bool,
+    /// `BHEMU_GDB=PORT`: serve gdb on 127.0.0.1:PORT from within the clock calls
+    /// (`bhemu_gdb::clocked`, docs/gdb.md) over the harts of `BHEMU_GDB_TILES` (`X,Y;...`,
+    /// default `1,2`).
+    pub gdb: Option<(u16, Vec<(u8, u8)>)>,
 }
 
 impl Knobs {
@@ -130,6 +134,20 @@ impl Knobs {
                 )),
             }
         }
+        if let Some(v) = get("BHEMU_GDB").filter(|v| !v.trim().is_empty()) {
+            let tiles = match get("BHEMU_GDB_TILES").filter(|t| !t.trim().is_empty()) {
+                Some(t) => bhemu_gdb::parse_tiles("BHEMU_GDB_TILES", &t).map_err(|e| e.0),
+                None => Ok(vec![(1, 2)]),
+            };
+            match (v.trim().parse::<u16>(), tiles) {
+                (Ok(port), Ok(t)) if !t.is_empty() => k.gdb = Some((port, t)),
+                (Err(_), _) => {
+                    problems.push(format!("BHEMU_GDB={v:?} is not a TCP port; no gdb stub"))
+                }
+                (_, Err(e)) => problems.push(format!("{e}; no gdb stub")),
+                (_, Ok(_)) => problems.push("BHEMU_GDB_TILES names no tile; no gdb stub".into()),
+            }
+        }
         (k, problems)
     }
 
@@ -171,6 +189,28 @@ mod tests {
         assert!(
             p[0].starts_with("BHEMU_TIMELINE_CYCLES: trace cycles `9..1`: the window is empty"),
             "{p:?}"
+        );
+    }
+
+    #[test]
+    fn gdb_knob_takes_a_port_and_tiles_or_reports_garbage() {
+        assert_eq!(
+            parse(&[("BHEMU_GDB", "4567")]).0.gdb,
+            Some((4567, vec![(1, 2)]))
+        );
+        let (k, _) = parse(&[("BHEMU_GDB", "4567"), ("BHEMU_GDB_TILES", "3,4;5,6")]);
+        assert_eq!(k.gdb, Some((4567, vec![(3, 4), (5, 6)])));
+        let (k, p) = parse(&[("BHEMU_GDB", "gdb")]);
+        assert_eq!(k.gdb, None);
+        assert_eq!(
+            p,
+            vec!["BHEMU_GDB=\"gdb\" is not a TCP port; no gdb stub".to_string()]
+        );
+        let (k, p) = parse(&[("BHEMU_GDB", "1"), ("BHEMU_GDB_TILES", "3-4")]);
+        assert_eq!(k.gdb, None);
+        assert_eq!(
+            p,
+            vec!["BHEMU_GDB_TILES: `3-4` is not x,y; no gdb stub".to_string()]
         );
     }
 

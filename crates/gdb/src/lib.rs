@@ -1,8 +1,15 @@
-//! `--gdb PORT`: a GDB remote stub over the chip's harts (docs/gdb.md). Each hart of the
-//! selected tiles is one GDB thread; the chip runs under [`bhemu_chip::debug::Debugger`], so
-//! stops are all-stop (one hart stops, the whole chip stops).
-mod arch;
-mod target;
+//! A GDB remote stub over the chip's harts (docs/gdb.md). Each hart of the selected tiles is
+//! one GDB thread; the chip runs under [`bhemu_chip::debug::Debugger`], so stops are all-stop
+//! (one hart stops, the whole chip stops).
+//!
+//! Two ways to serve a session, one target ([`ChipTarget`]):
+//! - [`serve`]: `bhemu boot --gdb` / `bhemu run --gdb` own the chip and its clock, so the
+//!   session runs the chip itself until the program finishes or gdb detaches;
+//! - [`clocked::ClockedStub`]: in `libttsim.so` the host owns the clock (`libttsim_clock`), so
+//!   the session is served from within the clock calls (`BHEMU_GDB`).
+pub mod arch;
+pub mod clocked;
+pub mod target;
 
 use std::net::{TcpListener, TcpStream};
 
@@ -13,11 +20,15 @@ use gdbstub::conn::ConnectionExt;
 use gdbstub::stub::run_blocking::{BlockingEventLoop, Event, WaitForStopReasonError};
 use gdbstub::stub::{DisconnectReason, GdbStub, MultiThreadStopReason};
 
-use crate::CliError;
 pub use target::ChipTarget;
 
 /// Cycles run between two looks at the connection for a Ctrl-C.
-const CHUNK: u64 = 20_000;
+pub const CHUNK: u64 = 20_000;
+
+/// What went wrong setting up or serving a session.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct GdbError(pub String);
 
 /// Every core of each `(x, y)` tile, in thread order.
 pub fn harts_of(tiles: &[(u8, u8)]) -> Vec<HartRef> {
@@ -27,50 +38,18 @@ pub fn harts_of(tiles: &[(u8, u8)]) -> Vec<HartRef> {
         .collect()
 }
 
-/// Parses `--gdb-tiles`: `x,y;x,y...`.
-pub fn parse_tiles(s: &str) -> Result<Vec<(u8, u8)>, CliError> {
+/// Parses a tile list `x,y;x,y...` (`--gdb-tiles`, `BHEMU_GDB_TILES`); `what` names the
+/// option in the error.
+pub fn parse_tiles(what: &str, s: &str) -> Result<Vec<(u8, u8)>, GdbError> {
     s.split(';')
         .filter(|p| !p.trim().is_empty())
         .map(|p| {
-            let (x, y) = p
-                .split_once(',')
-                .ok_or_else(|| CliError::new(format!("--gdb-tiles: `{p}` is not x,y")))?;
-            let n = |v: &str| {
-                v.trim()
-                    .parse::<u8>()
-                    .map_err(|_| CliError::new(format!("--gdb-tiles: `{p}` is not x,y")))
-            };
+            let bad = || GdbError(format!("{what}: `{p}` is not x,y"));
+            let (x, y) = p.split_once(',').ok_or_else(bad)?;
+            let n = |v: &str| v.trim().parse::<u8>().map_err(|_| bad());
             Ok((n(x)?, n(y)?))
         })
         .collect()
-}
-
-/// A launch under gdb: `start` loads the program and sets GO, then gdb drives the chip until
-/// every tile is DONE or gdb detaches; the launch then runs on to DONE freely. `tiles` are the
-/// tiles whose harts gdb sees.
-pub fn launch(
-    chip: &mut Chip,
-    tiles: &[(u8, u8)],
-    port: u16,
-    max_cycles: u64,
-    start: impl FnOnce(&mut Chip) -> Result<(), bhemu_chip::ChipError>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<bhemu_chip::host::RunReport, CliError> {
-    let err = |e: bhemu_chip::ChipError| CliError::new(e.to_string());
-    let first = chip.cycle();
-    start(chip).map_err(err)?;
-    let end = serve(
-        chip,
-        harts_of(tiles),
-        port,
-        max_cycles,
-        bhemu_chip::host::all_done,
-    )?;
-    eprintln!("bhemu: gdb session ended ({end:?})");
-    let left = max_cycles.saturating_sub(chip.cycle() - first);
-    let mut r = bhemu_chip::host::run_to_done(chip, left, progress).map_err(err)?;
-    r.cycles = chip.cycle() - first;
-    Ok(r)
 }
 
 /// How a session ended.
@@ -82,6 +61,12 @@ pub enum SessionEnd {
     Detached,
 }
 
+/// Listens on `127.0.0.1:port` (`what` names the option in errors).
+pub fn listen(what: &str, port: u16) -> Result<TcpListener, GdbError> {
+    TcpListener::bind(("127.0.0.1", port))
+        .map_err(|e| GdbError(format!("{what} {port}: cannot listen: {e}")))
+}
+
 /// Waits on `127.0.0.1:port` for gdb, then serves it until the program finishes (`done`)
 /// or gdb goes away. `max_cycles` bounds each resume (reported to gdb as SIGXCPU).
 pub fn serve(
@@ -90,38 +75,37 @@ pub fn serve(
     port: u16,
     max_cycles: u64,
     done: fn(&Chip) -> bool,
-) -> Result<SessionEnd, CliError> {
-    let listener = TcpListener::bind(("127.0.0.1", port))
-        .map_err(|e| CliError::new(format!("--gdb {port}: cannot listen: {e}")))?;
+) -> Result<SessionEnd, GdbError> {
+    let listener = listen("--gdb", port)?;
     eprintln!("bhemu: waiting for gdb on 127.0.0.1:{port} (target remote :{port})");
     let (conn, peer) = listener
         .accept()
-        .map_err(|e| CliError::new(format!("--gdb {port}: accept failed: {e}")))?;
+        .map_err(|e| GdbError(format!("--gdb {port}: accept failed: {e}")))?;
     eprintln!("bhemu: gdb connected from {peer}");
-    let dbg = Debugger::attach(chip, harts).map_err(|e| CliError::new(e.to_string()))?;
+    let dbg = Debugger::attach(chip, harts).map_err(|e| GdbError(e.to_string()))?;
     let mut target = ChipTarget::new(chip, dbg, max_cycles, done);
     let stub = GdbStub::new(conn);
     let r = stub.run_blocking::<EventLoop<'_>>(&mut target);
     let finished = target.finished;
     let (chip, dbg) = target.into_parts();
-    dbg.detach(chip).map_err(|e| CliError::new(e.to_string()))?;
+    dbg.detach(chip).map_err(|e| GdbError(e.to_string()))?;
     match r {
         Ok(DisconnectReason::TargetExited(_)) => Ok(SessionEnd::Finished),
         Ok(_) if finished => Ok(SessionEnd::Finished),
         Ok(_) => Ok(SessionEnd::Detached),
-        Err(e) => Err(CliError::new(format!("gdb session: {e}"))),
+        Err(e) => Err(GdbError(format!("gdb session: {e}"))),
     }
 }
 
 struct EventLoop<'a>(std::marker::PhantomData<&'a ()>);
 
 impl<'a> BlockingEventLoop for EventLoop<'a> {
-    type Target = ChipTarget<'a>;
+    type Target = ChipTarget<&'a mut Chip>;
     type Connection = TcpStream;
     type StopReason = MultiThreadStopReason<u32>;
 
     fn wait_for_stop_reason(
-        target: &mut ChipTarget<'a>,
+        target: &mut ChipTarget<&'a mut Chip>,
         conn: &mut TcpStream,
     ) -> Result<Event<MultiThreadStopReason<u32>>, WaitForStopReasonError<String, std::io::Error>>
     {
@@ -141,7 +125,7 @@ impl<'a> BlockingEventLoop for EventLoop<'a> {
     }
 
     fn on_interrupt(
-        target: &mut ChipTarget<'a>,
+        target: &mut ChipTarget<&'a mut Chip>,
     ) -> Result<Option<MultiThreadStopReason<u32>>, String> {
         Ok(Some(MultiThreadStopReason::SignalWithThread {
             tid: target.current_tid(),
@@ -156,9 +140,12 @@ mod tests {
 
     #[test]
     fn gdb_tiles_parse_as_x_comma_y_list() {
-        assert_eq!(parse_tiles("1,2;3,4").ok(), Some(vec![(1, 2), (3, 4)]));
-        let e = parse_tiles("1-2").err().map(|e| e.0).unwrap_or_default();
-        assert_eq!(e, "--gdb-tiles: `1-2` is not x,y");
+        assert_eq!(
+            parse_tiles("--gdb-tiles", "1,2;3,4").ok(),
+            Some(vec![(1, 2), (3, 4)])
+        );
+        let e = parse_tiles("--gdb-tiles", "1-2").err().map(|e| e.0);
+        assert_eq!(e.as_deref(), Some("--gdb-tiles: `1-2` is not x,y"));
     }
 
     /// Thread ids follow the tile order, then BRISC, NCRISC, TRISC0-2.

@@ -1,4 +1,9 @@
 //! The gdbstub target: threads are harts, memory is what the thread's core addresses.
+//!
+//! [`ChipTarget`] reaches the chip through `H: BorrowMut<Chip>`: `bhemu --gdb` lends it the
+//! chip for the whole session (`&mut Chip`), libttsim's stub ([`crate::clocked`]) hands it the
+//! chip by value for the length of each `libttsim_clock` call.
+use std::borrow::BorrowMut;
 use std::num::NonZeroUsize;
 
 use bhemu_chip::debug::{self, DebugStop, Debugger, HartRef, Resume, WatchKind};
@@ -17,10 +22,10 @@ use gdbstub::target::ext::breakpoints::{
 use gdbstub::target::ext::thread_extra_info::{ThreadExtraInfo, ThreadExtraInfoOps};
 use gdbstub::target::{Target, TargetError, TargetResult};
 
-use super::arch::{Rv32Baby, Rv32Regs};
+use crate::arch::{Rv32Baby, Rv32Regs};
 
-pub struct ChipTarget<'a> {
-    chip: &'a mut Chip,
+pub struct ChipTarget<H: BorrowMut<Chip>> {
+    chip: H,
     dbg: Debugger,
     max_cycles: u64,
     done: fn(&Chip) -> bool,
@@ -39,13 +44,8 @@ fn tid_of(i: usize) -> Tid {
     NonZeroUsize::new(i + 1).unwrap_or(NonZeroUsize::MIN)
 }
 
-impl<'a> ChipTarget<'a> {
-    pub fn new(
-        chip: &'a mut Chip,
-        dbg: Debugger,
-        max_cycles: u64,
-        done: fn(&Chip) -> bool,
-    ) -> Self {
+impl<H: BorrowMut<Chip>> ChipTarget<H> {
+    pub fn new(chip: H, dbg: Debugger, max_cycles: u64, done: fn(&Chip) -> bool) -> Self {
         ChipTarget {
             chip,
             dbg,
@@ -59,8 +59,23 @@ impl<'a> ChipTarget<'a> {
         }
     }
 
-    pub fn into_parts(self) -> (&'a mut Chip, Debugger) {
+    pub fn into_parts(self) -> (H, Debugger) {
         (self.chip, self.dbg)
+    }
+
+    /// The chip the target holds.
+    pub fn chip_mut(&mut self) -> &mut Chip {
+        self.chip.borrow_mut()
+    }
+
+    /// Exchanges the chip the target holds with `other` (libttsim lends it per clock call).
+    pub fn swap_chip(&mut self, other: &mut H) {
+        std::mem::swap(&mut self.chip, other);
+    }
+
+    /// Lifts the per-resume cycle bound of the next resume (libttsim bounds cycles itself).
+    pub fn reset_resume_budget(&mut self) {
+        self.ran = 0;
     }
 
     pub fn current_tid(&self) -> Tid {
@@ -91,11 +106,14 @@ impl<'a> ChipTarget<'a> {
                 signal: Signal::SIGXCPU,
             });
         }
-        let start = self.chip.cycle();
+        let start = self.chip.borrow().cycle();
+        let done = self.done;
         let stop = self
             .dbg
-            .run(self.chip, resume, n.min(left), &mut |c| (self.done)(c));
-        self.ran += self.chip.cycle() - start;
+            .run(self.chip.borrow_mut(), resume, n.min(left), &mut |c| {
+                done(c)
+            });
+        self.ran += self.chip.borrow().cycle() - start;
         let (tid, reason) = match stop {
             DebugStop::CycleLimit => return None,
             DebugStop::Done => {
@@ -152,7 +170,7 @@ impl<'a> ChipTarget<'a> {
     }
 }
 
-impl Target for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> Target for ChipTarget<H> {
     type Arch = Rv32Baby;
     type Error = String;
 
@@ -164,10 +182,14 @@ impl Target for ChipTarget<'_> {
     }
 }
 
-impl MultiThreadBase for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> MultiThreadBase for ChipTarget<H> {
     fn read_registers(&mut self, regs: &mut Rv32Regs, tid: Tid) -> TargetResult<(), Self> {
         let h = self.hart(tid).ok_or(TargetError::NonFatal)?;
-        let t = self.chip.tile(h.x, h.y).ok_or(TargetError::NonFatal)?;
+        let t = self
+            .chip
+            .borrow()
+            .tile(h.x, h.y)
+            .ok_or(TargetError::NonFatal)?;
         let hart = t.hart(h.core);
         for (i, r) in regs.x.iter_mut().enumerate() {
             *r = hart.reg(i);
@@ -178,7 +200,11 @@ impl MultiThreadBase for ChipTarget<'_> {
 
     fn write_registers(&mut self, regs: &Rv32Regs, tid: Tid) -> TargetResult<(), Self> {
         let h = self.hart(tid).ok_or(TargetError::NonFatal)?;
-        let t = self.chip.tile_mut(h.x, h.y).ok_or(TargetError::NonFatal)?;
+        let t = self
+            .chip
+            .borrow_mut()
+            .tile_mut(h.x, h.y)
+            .ok_or(TargetError::NonFatal)?;
         for (i, &v) in regs.x.iter().enumerate().skip(1) {
             debug::write_register(t, h.core, i, v);
         }
@@ -188,7 +214,11 @@ impl MultiThreadBase for ChipTarget<'_> {
 
     fn read_addrs(&mut self, start: u32, data: &mut [u8], tid: Tid) -> TargetResult<usize, Self> {
         let h = self.hart(tid).ok_or(TargetError::NonFatal)?;
-        let t = self.chip.tile(h.x, h.y).ok_or(TargetError::NonFatal)?;
+        let t = self
+            .chip
+            .borrow()
+            .tile(h.x, h.y)
+            .ok_or(TargetError::NonFatal)?;
         match debug::read_memory(t, h.core, start, data) {
             Ok(()) => Ok(data.len()),
             // Byte by byte, so a read that runs into MMIO returns the readable part.
@@ -214,7 +244,11 @@ impl MultiThreadBase for ChipTarget<'_> {
 
     fn write_addrs(&mut self, start: u32, data: &[u8], tid: Tid) -> TargetResult<(), Self> {
         let h = self.hart(tid).ok_or(TargetError::NonFatal)?;
-        let t = self.chip.tile_mut(h.x, h.y).ok_or(TargetError::NonFatal)?;
+        let t = self
+            .chip
+            .borrow_mut()
+            .tile_mut(h.x, h.y)
+            .ok_or(TargetError::NonFatal)?;
         debug::write_memory(t, h.core, start, data).map_err(|_| TargetError::NonFatal)
     }
 
@@ -233,13 +267,14 @@ impl MultiThreadBase for ChipTarget<'_> {
     }
 }
 
-impl ThreadExtraInfo for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> ThreadExtraInfo for ChipTarget<H> {
     fn thread_extra_info(&self, tid: Tid, buf: &mut [u8]) -> Result<usize, String> {
         let Some(h) = self.hart(tid) else {
             return Ok(0);
         };
         let state = self
             .chip
+            .borrow()
             .tile(h.x, h.y)
             .map(|t| t.core_state(h.core))
             .unwrap_or(CoreState::Reset);
@@ -250,7 +285,7 @@ impl ThreadExtraInfo for ChipTarget<'_> {
     }
 }
 
-impl MultiThreadResume for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> MultiThreadResume for ChipTarget<H> {
     fn resume(&mut self) -> Result<(), String> {
         self.ran = 0;
         Ok(())
@@ -281,13 +316,13 @@ impl MultiThreadResume for ChipTarget<'_> {
 /// gdb steps one thread with the others "locked" (`vCont;s:N` alone). The chip has one
 /// clock, so the other harts still run the cycles the step takes: locking is accepted and
 /// has no further effect (docs/gdb.md).
-impl MultiThreadSchedulerLocking for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> MultiThreadSchedulerLocking for ChipTarget<H> {
     fn set_resume_action_scheduler_lock(&mut self) -> Result<(), String> {
         Ok(())
     }
 }
 
-impl MultiThreadSingleStep for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> MultiThreadSingleStep for ChipTarget<H> {
     /// Runs the chip until `tid`'s hart retires one instruction.
     fn set_resume_action_step(&mut self, tid: Tid, _signal: Option<Signal>) -> Result<(), String> {
         if let Some(h) = self.hart(tid) {
@@ -298,7 +333,7 @@ impl MultiThreadSingleStep for ChipTarget<'_> {
     }
 }
 
-impl Breakpoints for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> Breakpoints for ChipTarget<H> {
     fn support_sw_breakpoint(&mut self) -> Option<SwBreakpointOps<'_, Self>> {
         Some(self)
     }
@@ -312,7 +347,7 @@ impl Breakpoints for ChipTarget<'_> {
 
 /// Software breakpoints are kept by the debugger rather than written into L1 as `ebreak`
 /// (an `ebreak` is a debug pause on Blackhole), so they behave like hardware ones.
-impl SwBreakpoint for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> SwBreakpoint for ChipTarget<H> {
     fn add_sw_breakpoint(&mut self, addr: u32, _kind: usize) -> TargetResult<bool, Self> {
         self.dbg.add_breakpoint(addr);
         Ok(true)
@@ -322,7 +357,7 @@ impl SwBreakpoint for ChipTarget<'_> {
     }
 }
 
-impl HwBreakpoint for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> HwBreakpoint for ChipTarget<H> {
     fn add_hw_breakpoint(&mut self, addr: u32, _kind: usize) -> TargetResult<bool, Self> {
         self.dbg.add_breakpoint(addr);
         Ok(true)
@@ -340,7 +375,7 @@ fn watch_kind(k: bp::WatchKind) -> WatchKind {
     }
 }
 
-impl HwWatchpoint for ChipTarget<'_> {
+impl<H: BorrowMut<Chip>> HwWatchpoint for ChipTarget<H> {
     fn add_hw_watchpoint(
         &mut self,
         addr: u32,

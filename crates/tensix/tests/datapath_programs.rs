@@ -137,6 +137,27 @@ fn tilize_row_major_32x32_into_four_faces() {
 }
 
 #[test]
+fn untilize_four_faces_into_a_row_major_32x32_matrix() {
+    let r = example("untilize_bf16");
+    let tile: Vec<u32> = input_tiles()[..1024].iter().map(|&f| bf16(f)).collect();
+    assert_eq!(
+        dump(&r, "dst 0..63").bits,
+        tile,
+        "Dst holds the tile as in L1"
+    );
+    // Matrix element (row, col) sits in face (row / 16) * 2 + col / 16 of the tile, at
+    // (row % 16) * 16 + col % 16 within the face; the output is the matrix row by row.
+    let mut want = Vec::new();
+    for row in 0..32 {
+        for col in 0..32 {
+            let face = (row / 16) * 2 + col / 16;
+            want.push(tile[face * 256 + (row % 16) * 16 + col % 16]);
+        }
+    }
+    assert_eq!(dump(&r, "l1 0x20000").bits, want);
+}
+
+#[test]
 fn unpack_fp32_to_dst_and_pack_fp32_is_bit_exact() {
     let r = example("unpack_dst_fp32");
     let input = &dump(&r, "l1 0x10000").bits;
@@ -385,6 +406,11 @@ fn pack_dst_fp16_as_bfp8a_with_shared_5_bit_exponents() {
 /// `0b0000` activates all four (how tt-llk packs a 16x16 face: four PACRs of four rows).
 /// FP32 through 32-bit `Dst` and back, so the datums are the unpacked values unchanged.
 fn pack_rows_with_read_interfaces(sel: u32) -> Vec<u32> {
+    pack_rows_with(0, sel)
+}
+
+/// [`pack_rows_with_read_interfaces`] with PACR's `DstAccessMode` (1: strided).
+fn pack_rows_with(dst_access_mode: u32, sel: u32) -> Vec<u32> {
     let text = format!(
         "l1 0x10000 = fp32 ramp 1 1 1024\n\
          cfg 64 = 0x04000010\ncfg 65 = 1\ncfg THCON_SEC0_REG2_Out_data_format = 0\n\
@@ -396,7 +422,7 @@ fn pack_rows_with_read_interfaces(sel: u32) -> Vec<u32> {
          [t0]\nttsetadcxx 1, 1023, 0\nttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1\n\
          ttstallwait 2, 2\nttsempost 2\n\
          [t2]\nttsemwait 5, 2, 1\nttsetadcxx 4, 15, 0\n\
-         ttpacr 0, 0, 0, 0, 0, 0, {sel}, 0, 0, 0, 0, 1\n\
+         ttpacr 0, 0, {dst_access_mode}, 0, 0, 0, {sel}, 0, 0, 0, 0, 1\n\
          dump l1 0x20000 u32 80\n"
     );
     let r = run_text("pack-intf.tsx", &text);
@@ -427,6 +453,31 @@ fn pacr_read_interface_k_packs_dst_row_base_plus_k() {
     let got = pack_rows_with_read_interfaces(0b0001);
     assert_eq!(&got[..16], &row(0).collect::<Vec<_>>()[..]);
     assert!(got[16..].iter().all(|&x| x == 0));
+}
+
+/// Blackhole PACR strided mode (docs/tensix-datapath.md "Packer read interfaces"): interface
+/// `k` starts a face (16 rows) after interface `k - 1`, so `0b0011` packs row 0 of the left
+/// and right faces (one 32-datum matrix row, tt-llk's untilize) and all four read rows 0, 16,
+/// 32, 48.
+#[test]
+fn pacr_strided_mode_interface_k_packs_dst_row_base_plus_16k() {
+    let row = |r: u32| (0..16).map(move |c| (1.0 + (16 * r + c) as f32).to_bits());
+    let got = pack_rows_with(1, 0b0011);
+    let want: Vec<u32> = [0, 16]
+        .into_iter()
+        .flat_map(row)
+        .chain(std::iter::repeat_n(0, 48))
+        .collect();
+    assert_eq!(got, want, "interfaces 0 and 1");
+    for sel in [0, 0b1111] {
+        let got = pack_rows_with(1, sel);
+        let want: Vec<u32> = [0, 16, 32, 48]
+            .into_iter()
+            .flat_map(row)
+            .chain(std::iter::repeat_n(0, 16))
+            .collect();
+        assert_eq!(got, want, "ReadIntfSel {sel:#06b}");
+    }
 }
 
 /// An UNPACR that waits inside its unpacker for its bank computes its addresses at dispatch

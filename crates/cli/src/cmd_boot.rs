@@ -14,7 +14,9 @@
 //! DONE each time. (A separate `launch` subcommand would need a chip that outlives the process,
 //! so launching is an option of `boot`.)
 //!
-//! Output: simulated cycles and wall time of each phase; with `--verbose` or on a cycle limit a
+//! Output: simulated cycles and wall time of each phase, then what the tiles' Tensix
+//! coprocessors have executed so far (instructions per thread, summed over the tiles, and
+//! their strict/permissive mode); with `--verbose` or on a cycle limit a
 //! map of the tiles (`.` DONE, `x` not DONE, blank not selected). On a cycle limit, the
 //! unfinished tiles are reported with each core's state (reset/running/stalled/halted/faulted),
 //! pc and last MMIO access; tiles stuck in the same place are grouped into one entry listing
@@ -29,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, Firmware, Kernel, RunReport};
-use bhemu_chip::report::unfinished_report;
+use bhemu_chip::report::{coprocessor_summary, unfinished_report};
 use bhemu_chip::{grid, Chip, ChipConfig, Schedule, Strictness, Timing};
 
 use crate::CliError;
@@ -58,7 +60,8 @@ pub struct BootArgs {
     #[arg(long, value_name = "N", default_value_t = 1, requires = "kernel")]
     pub launches: u32,
     /// Unmapped or unmodelled accesses read 0 / are dropped with a warning (once per core and
-    /// address) instead of stopping the run.
+    /// address) instead of stopping the run; the Tensix coprocessors likewise report an
+    /// instruction's undefined behaviour once and carry on.
     #[arg(long)]
     pub permissive: bool,
     /// Charge NoC latency by hops (about 5 cycles NIU to router, 9 per hop; NoC/README.md)
@@ -216,6 +219,7 @@ fn boot_and_launch(
     print_warnings(chip);
     let r = r.map_err(|e| CliError::new(format!("boot failed: {e}")))?;
     report("boot", &r, a.verbose, a.max_cycles);
+    println!("{}", coprocessor_summary(chip.tiles()));
     if !r.finished {
         return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
     }
@@ -235,6 +239,7 @@ fn boot_and_launch(
             print_warnings(chip);
             let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {}", e.0)))?;
             report(&format!("launch {n}"), &r, a.verbose, a.max_cycles);
+            println!("{}", coprocessor_summary(chip.tiles()));
             if !r.finished {
                 return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
             }

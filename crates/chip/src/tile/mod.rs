@@ -24,7 +24,7 @@ use std::collections::HashSet;
 
 use bhemu_noc::{Noc, NodeId, Request, TileNoc};
 use bhemu_rv::{Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
-use bhemu_tensix::{Arch, Coprocessor, TensixError};
+use bhemu_tensix::{Arch, Coprocessor, Mode, TensixError};
 
 use crate::error::{ChipError, ErrorKind};
 pub use debug_regs::{soft_reset_bit, DebugRegs, DebugWrite, SOFT_RESET_ALL};
@@ -43,6 +43,18 @@ pub enum Strictness {
     Strict,
     /// Record a warning once per (core, address), read 0 / drop the write, and continue.
     Permissive,
+}
+
+impl Strictness {
+    /// The same choice for the tile's coprocessor: strict stops at an instruction's
+    /// undefined behaviour, permissive reports it once and carries on
+    /// (docs/execution-model.md EM-7).
+    pub fn coprocessor_mode(self) -> Mode {
+        match self {
+            Strictness::Strict => Mode::Strict,
+            Strictness::Permissive => Mode::Permissive,
+        }
+    }
 }
 
 /// What a core is doing, for status reports.
@@ -107,6 +119,8 @@ pub(crate) struct Parts {
     pub cp: Coprocessor,
     /// The coprocessor has work (set on push / semaphore write, cleared once all idle).
     pub cp_active: bool,
+    /// How many of the coprocessor's warnings are already in `warnings`.
+    pub cp_warned: usize,
     /// Threads whose TRISC wrote config / GPR / TDMA-RISC registers this cycle (STALLWAIT C10).
     pub cfg_pending: u8,
     pub tdma: RegFile,
@@ -178,8 +192,13 @@ impl Tile {
                 debug: DebugRegs::new(),
                 pcbufs: PcBufs::new(),
                 mailboxes: Mailboxes::new(),
-                cp: Coprocessor::new(Arch::Blackhole),
+                cp: {
+                    let mut cp = Coprocessor::new(Arch::Blackhole);
+                    cp.set_mode(strictness.coprocessor_mode());
+                    cp
+                },
                 cp_active: false,
+                cp_warned: 0,
                 cfg_pending: 0,
                 tdma: RegFile::new(0x1000),
                 pic: Pic::new(),
@@ -210,6 +229,7 @@ impl Tile {
     }
     pub fn set_strictness(&mut self, s: Strictness) {
         self.p.strictness = s;
+        self.p.cp.set_mode(s.coprocessor_mode());
     }
 
     pub fn core_state(&self, core: Core) -> CoreState {
@@ -584,6 +604,7 @@ impl Tile {
             tdma: &mut p.tdma,
         };
         let r = p.cp.step_with(now, &mut port);
+        self.forward_coprocessor_warnings();
         r.map_err(|e| self.tensix_error(e))?;
         if self.p.cfg_pending != 0 {
             // The writes took effect at once; the coprocessor has now seen them, so C10 clears
@@ -597,6 +618,20 @@ impl Tile {
             self.p.cp_active = false;
         }
         Ok(())
+    }
+
+    /// Copies the coprocessor's new warnings (permissive-mode undefined behaviour, effects not
+    /// modelled; each reported once by the coprocessor) into the tile's, located at the tile.
+    fn forward_coprocessor_warnings(&mut self) {
+        let n = self.p.cp.warnings().len();
+        if n > self.p.cp_warned {
+            let new: Vec<ChipError> = self.p.cp.warnings()[self.p.cp_warned..]
+                .iter()
+                .map(|w| self.tensix_error(w.clone()))
+                .collect();
+            self.p.warnings.extend(new);
+            self.p.cp_warned = n;
+        }
     }
 
     pub(crate) fn tensix_error(&self, e: TensixError) -> ChipError {

@@ -102,6 +102,8 @@ pub struct Coprocessor {
     state: TensixState,
     trisc_cfg_pending: [bool; THREADS],
     log: Option<Vec<Dispatch>>,
+    /// Instructions each thread has dispatched past its Wait Gate, for status reports.
+    dispatched: [u64; THREADS],
     warnings: Vec<TensixError>,
     effects: Vec<Effect>,
     /// Per unpacker (SrcA, SrcB): the Src datums of UNPACRs that computed their addresses and
@@ -137,6 +139,7 @@ impl Coprocessor {
             state: TensixState::new(),
             trisc_cfg_pending: [false; THREADS],
             log: None,
+            dispatched: [0; THREADS],
             warnings: Vec::new(),
             effects: Vec::with_capacity(8),
             deferred_src: Default::default(),
@@ -181,6 +184,16 @@ impl Coprocessor {
             Some(l) => std::mem::take(l),
             None => Vec::new(),
         }
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// How many instructions each thread (T0-T2) has dispatched past its Wait Gate since
+    /// the coprocessor was made: the instructions it executed.
+    pub fn dispatched(&self) -> [u64; THREADS] {
+        self.dispatched
     }
 
     /// Undefined behaviour seen in permissive mode, each reported once.

@@ -210,12 +210,7 @@ fn boot_and_launch(
     fw: &Firmware,
     kernel: Option<&Kernel>,
 ) -> Result<ExitCode, CliError> {
-    let r = host::boot(
-        chip,
-        fw,
-        a.max_cycles,
-        &mut progress("boot", a.max_cycles),
-    );
+    let r = host::boot(chip, fw, a.max_cycles, &mut progress("boot", a.max_cycles));
     print_warnings(chip);
     let r = r.map_err(|e| CliError::new(format!("boot failed: {e}")))?;
     report("boot", &r, a.verbose, a.max_cycles);
@@ -274,10 +269,36 @@ fn launch_under_gdb(
     )
 }
 
+/// Prints the tiles' warnings; one that several tiles raise alike (same message, core,
+/// thread, address and instruction word, e.g. a coprocessor effect not modelled on every tile
+/// running the same firmware) is printed once with the number of other tiles.
 fn print_warnings(chip: &mut Chip) {
-    for w in chip.take_warnings() {
-        eprintln!("bhemu: warning: {w}");
+    for line in warning_lines(chip.take_warnings()) {
+        eprintln!("bhemu: warning: {line}");
     }
+}
+
+fn warning_lines(warnings: Vec<bhemu_chip::ChipError>) -> Vec<String> {
+    let mut groups: Vec<(bhemu_chip::ChipError, usize)> = Vec::new();
+    for w in warnings {
+        let same = |g: &bhemu_chip::ChipError| {
+            g.kind == w.kind
+                && g.message == w.message
+                && (g.loc.core, g.loc.thread, g.loc.addr, g.loc.insn)
+                    == (w.loc.core, w.loc.thread, w.loc.addr, w.loc.insn)
+        };
+        match groups.iter_mut().find(|(g, _)| same(g)) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((w, 0)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(w, n)| match n {
+            0 => w.to_string(),
+            n => format!("{w} (and on {n} more tiles)"),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -318,6 +339,23 @@ mod tests {
             done: false,
             cores,
         }
+    }
+
+    /// The same coprocessor warning on many tiles is one line; different ones stay apart.
+    #[test]
+    fn warnings_alike_on_several_tiles_print_once() {
+        let w = |x: u8, insn: u32| {
+            let mut e = bhemu_chip::ChipError::new(bhemu_chip::ErrorKind::Tensix, "not modelled")
+                .at_tile(x, 2);
+            e.loc.thread = Some(1);
+            e.loc.insn = Some(insn);
+            e
+        };
+        let lines = warning_lines(vec![w(1, 0x41), w(2, 0x41), w(3, 0x42), w(4, 0x41)]);
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert!(lines[0].contains("tile (1,2)"), "{}", lines[0]);
+        assert!(lines[0].ends_with(" (and on 2 more tiles)"), "{}", lines[0]);
+        assert!(lines[1].contains("tile (3,2)") && !lines[1].contains("more tiles"));
     }
 
     /// Tiles stuck at the same pcs and MMIO access (values and cycles may differ) share one

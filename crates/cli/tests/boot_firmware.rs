@@ -239,8 +239,9 @@ fn coprocessor_counts(stdout: &str, mode: &str) -> [u64; 3] {
 }
 
 /// `bhemu boot --permissive` puts the coprocessors in permissive mode too (docs/execution-model.md
-/// EM-7), and they execute what the firmware pushes: BRISC's device set-up sends Tensix
-/// instructions to thread 0 on every tile, the same number as in a strict boot.
+/// EM-7), and they execute what the firmware pushes: during boot it sends Tensix instructions
+/// to thread 0 of every tile (BRISC's push address is in its code), as many as in a strict
+/// boot.
 #[test]
 fn bhemu_boot_permissive_reaches_the_coprocessor() {
     let Some(dir) = firmware_dir() else { return };

@@ -222,6 +222,23 @@ fn untilize_four_faces_into_a_row_major_32x32_matrix() {
 }
 
 #[test]
+fn block_untilize_packs_two_tiles_as_one_32x64_matrix() {
+    let r = example("untilize_block_bf16");
+    let tiles: Vec<u32> = input_tiles().into_iter().map(bf16).collect();
+    // Element (row, col) of tile t: face (row / 16) * 2 + col / 16, then (row % 16, col % 16).
+    let at = |t: usize, row: usize, col: usize| {
+        tiles[t * 1024 + ((row / 16) * 2 + col / 16) * 256 + (row % 16) * 16 + col % 16]
+    };
+    let mut want = Vec::new();
+    for row in 0..32 {
+        for col in 0..64 {
+            want.push(at(col / 32, row, col % 32));
+        }
+    }
+    assert_eq!(dump(&r, "l1 0x20000").bits, want);
+}
+
+#[test]
 fn unpack_fp32_to_dst_and_pack_fp32_is_bit_exact() {
     let r = example("unpack_dst_fp32");
     let input = &dump(&r, "l1 0x10000").bits;

@@ -200,6 +200,34 @@ fn tilize_row_major_32x32_into_four_faces() {
     assert_eq!(dump(&r, "l1 0x20000").bits, want);
 }
 
+/// docs/tensix-datapath.md "Not modelled yet": one UNPACR tilizing a whole 32x32 tile (how
+/// tt-llk tilizes 16-bit data on Blackhole) is reported, never silently laid out.
+#[test]
+fn whole_tile_tilize_in_one_unpacr_is_reported_as_not_modelled() {
+    let path = format!(
+        "{}/../../examples/tensix/data/tilize_bf16.tsx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let face0 = "ttsetadcxx 1, 255, 0 ";
+    assert!(text.contains(face0));
+    let r = run_text(
+        "whole-tilize.tsx",
+        &text.replace(face0, "ttsetadcxx 1, 1023, 0 "),
+    );
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.message.contains("Blackhole whole-tile tilize")),
+        "{:?}",
+        r.warnings
+    );
+    assert!(
+        example("tilize_bf16").warnings.is_empty(),
+        "per-face tilize is modelled"
+    );
+}
+
 #[test]
 fn untilize_four_faces_into_a_row_major_32x32_matrix() {
     let r = example("untilize_bf16");

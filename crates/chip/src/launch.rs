@@ -452,7 +452,11 @@ pub fn stuck_report(chip: &Chip, report: &RunReport) -> Vec<StuckCore> {
 
 /// [`stuck_report`] knowing the `programs` launched: kernel function names from their ELF
 /// symbols, and which kernels already finished (named when a core waits for tiles).
-pub fn stuck_report_for(chip: &Chip, report: &RunReport, programs: &[TileProgram]) -> Vec<StuckCore> {
+pub fn stuck_report_for(
+    chip: &Chip,
+    report: &RunReport,
+    programs: &[TileProgram],
+) -> Vec<StuckCore> {
     let mut out = Vec::new();
     let unfinished: Vec<(u8, u8)> = report.unfinished().map(|t| (t.x, t.y)).collect();
     for (x, y) in unfinished {
@@ -498,7 +502,10 @@ pub fn stuck_report_for(chip: &Chip, report: &RunReport, programs: &[TileProgram
                 Some(w) if w.for_tiles => {
                     let done = crate::hang::finished_kernels(t, &kernels);
                     (!done.is_empty()).then(|| {
-                        format!("finished their kernel without pushing more: {}", done.join(", "))
+                        format!(
+                            "finished their kernel without pushing more: {}",
+                            done.join(", ")
+                        )
                     })
                 }
                 Some(_) => None,

@@ -61,7 +61,10 @@ pub fn parse_threads(s: &str) -> Result<usize, ChipError> {
 pub fn threads_from_env() -> Result<usize, ChipError> {
     match std::env::var(THREADS_ENV) {
         Ok(v) => parse_threads(&v).map_err(|e| {
-            ChipError::new(ErrorKind::InvalidInput, format!("{THREADS_ENV}: {}", e.message))
+            ChipError::new(
+                ErrorKind::InvalidInput,
+                format!("{THREADS_ENV}: {}", e.message),
+            )
         }),
         Err(_) => Ok(default_threads()),
     }

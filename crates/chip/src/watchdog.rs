@@ -73,7 +73,9 @@ impl Watchdog {
         };
         let mut threads = String::new();
         for &i in &hung {
-            let Some(t) = chip.tiles().get(i) else { continue };
+            let Some(t) = chip.tiles().get(i) else {
+                continue;
+            };
             for th in 0..3 {
                 if let Some(l) = crate::hang::tensix_thread_line(t.coprocessor(), th) {
                     let n = t.node();
@@ -164,7 +166,10 @@ mod tests {
         c.tile_mut(1, 2).unwrap().wake_coprocessor();
         let cp = c.tile_mut(1, 2).unwrap().coprocessor_mut();
         cp.set_semaphore(1, 0, 2).unwrap();
-        for l in ["ttsemwait 1, 2, 1", "ttpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0"] {
+        for l in [
+            "ttsemwait 1, 2, 1",
+            "ttpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0",
+        ] {
             cp.push(2, PushSource::Trisc, assemble(Arch::Blackhole, l).unwrap())
                 .unwrap();
         }

@@ -446,9 +446,12 @@ fn reference_output(
                     "sub" => a(i) - b(i),
                     "mul" => a(i) * b(i),
                     other => match crate::sfpu_ref::value(other, &a, n, i) {
-                        // BF16 bits as they are: an f64 would quiet a signalling NaN.
+                        // The kernels leave BF16 in Dst; the packer's BF16 → BF16 early
+                        // conversion (rounding: NaN becomes infinity, exponent 0 becomes +0)
+                        // writes it to L1. Kept as bits: an f64 would quiet a signalling NaN.
                         Some(h) if out_f == Format::Bf16 => {
-                            out.extend_from_slice(&h.to_le_bytes());
+                            let packed = model::pack_to_bf16(f32::from_bits(u32::from(h) << 16));
+                            out.extend_from_slice(&packed.to_le_bytes());
                             continue;
                         }
                         Some(h) => f64::from(f32::from_bits(u32::from(h) << 16)),

@@ -15,12 +15,12 @@ mod cmd_riscv;
 mod cmd_run;
 mod cmd_tasm;
 mod cmd_tensix;
-mod run_reference;
-mod sfpu_ref;
 mod demo_chip;
 mod demo_ref;
-mod trace_args;
 mod gdb;
+mod run_reference;
+mod sfpu_ref;
+mod trace_args;
 
 #[derive(Parser)]
 #[command(

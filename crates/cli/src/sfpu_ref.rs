@@ -120,7 +120,11 @@ mod tests {
         assert_eq!(to_bf16((x as f32).to_bits()), 0x3f81, "1 + 2^-7");
         assert_eq!(to_bf16(0x0000_0001), 0x0000, "denormal flushes");
         assert_eq!(to_bf16(0x8000_0001), 0x8000, "to signed zero");
-        assert_eq!(to_bf16(0x7fa5_8000), 0x7fa5, "a signalling NaN stays signalling");
+        assert_eq!(
+            to_bf16(0x7fa5_8000),
+            0x7fa5,
+            "a signalling NaN stays signalling"
+        );
     }
 
     #[test]

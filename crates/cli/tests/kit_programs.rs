@@ -425,7 +425,9 @@ fn run_reports_a_cb_deadlock_naming_core_pc_and_cb() {
         .unwrap_or_else(|| panic!("no TRISC0 line: {out}"));
     assert!(line.contains("at pc 0x0002"), "{line}");
     assert!(
-        line.contains("in `kernel_main()` waits on CB 0: waits for tiles; 1 pushed, 1 popped (0 in the CB)"),
+        line.contains(
+            "in `kernel_main()` waits on CB 0: waits for tiles; 1 pushed, 1 popped (0 in the CB)"
+        ),
         "{line}"
     );
     // The culprit: the reader already left its kernel; nothing will push the second tile.
@@ -748,7 +750,11 @@ fn traced_run_has_the_same_cycles_and_verdict_as_untraced() {
     let (code, out, err) = bhemu_run(&program("dataflow_copy.toml"), true);
     assert_eq!(code, 0, "{out}{err}");
     let plain = json_of(&out);
-    traced_run(&program("dataflow_copy.toml"), "same.trace.json", &["--json"]);
+    traced_run(
+        &program("dataflow_copy.toml"),
+        "same.trace.json",
+        &["--json"],
+    );
     let traced = json_of(&LAST_STDOUT.with(|s| s.borrow().clone()));
     assert_eq!(traced["cycles"], plain["cycles"]);
     assert_eq!(traced["outputs"], plain["outputs"]);
@@ -778,7 +784,11 @@ fn slices(v: &serde_json::Value, (pid, tid): (u64, u64)) -> Vec<(String, u64, u6
         .filter(|e| e["ph"] == "X" && e["pid"] == pid && e["tid"] == tid)
         .map(|e| {
             let ts = e["ts"].as_u64().unwrap_or(0);
-            (e["name"].as_str().unwrap_or("").to_string(), ts, ts + e["dur"].as_u64().unwrap_or(0))
+            (
+                e["name"].as_str().unwrap_or("").to_string(),
+                ts,
+                ts + e["dur"].as_u64().unwrap_or(0),
+            )
         })
         .collect()
 }
@@ -791,16 +801,31 @@ fn trace_of_a_kernel_run_has_kernel_spans_cb_polls_and_noc_flows() {
     if kit().is_none() {
         return;
     }
-    let v = traced_run(&program("dataflow_copy.toml"), "dataflow_copy.trace.json", &[]);
+    let v = traced_run(
+        &program("dataflow_copy.toml"),
+        "dataflow_copy.trace.json",
+        &[],
+    );
     let brisc = slices(&v, track(&v, "tile (1,2)", "BRISC"));
     let names: Vec<&str> = brisc.iter().map(|s| s.0.as_str()).collect();
     assert_eq!(names.len(), 3, "{brisc:?}");
     assert_eq!(names[0], "firmware");
-    assert!(names[1].starts_with("kernel ") && names[1].ends_with("reader/brisc.elf"), "{brisc:?}");
+    assert!(
+        names[1].starts_with("kernel ") && names[1].ends_with("reader/brisc.elf"),
+        "{brisc:?}"
+    );
     assert_eq!(names[2], "firmware");
-    assert_eq!(brisc[0].2, brisc[1].1, "the kernel starts where the firmware jumps to it");
+    assert_eq!(
+        brisc[0].2, brisc[1].1,
+        "the kernel starts where the firmware jumps to it"
+    );
     let polls = slices(&v, track(&v, "tile (1,2)", "NCRISC stalls/polls"));
-    assert!(polls.iter().any(|p| p.0 == "polls CB 0 tiles-received counter"), "{polls:?}");
+    assert!(
+        polls
+            .iter()
+            .any(|p| p.0 == "polls CB 0 tiles-received counter"),
+        "{polls:?}"
+    );
     let ev = v["traceEvents"].as_array().cloned().unwrap_or_default();
     let (tile, noc0) = track(&v, "tile (1,2)", "NoC0");
     let (dram, dram_noc0) = track(&v, "node (17,12)", "NoC0");
@@ -818,10 +843,16 @@ fn trace_of_a_kernel_run_has_kernel_spans_cb_polls_and_noc_flows() {
             .iter()
             .find(|e| e["ph"] == "f" && e["id"] == s["id"])
             .unwrap_or_else(|| panic!("flow {} has no end", s["id"]));
-        assert_eq!((f["pid"].as_u64(), f["tid"].as_u64()), (Some(dram), Some(dram_noc0)));
+        assert_eq!(
+            (f["pid"].as_u64(), f["tid"].as_u64()),
+            (Some(dram), Some(dram_noc0))
+        );
         let kernel = &brisc[1];
         let ts = s["ts"].as_u64().unwrap_or(0);
-        assert!(ts >= kernel.1 && ts < kernel.2, "read at {ts} inside the reader kernel {kernel:?}");
+        assert!(
+            ts >= kernel.1 && ts < kernel.2,
+            "read at {ts} inside the reader kernel {kernel:?}"
+        );
     }
 }
 
@@ -840,7 +871,10 @@ fn trace_options_select_cycles_and_track_kinds() {
     let timed: Vec<&serde_json::Value> = ev.iter().filter(|e| e["ph"] != "M").collect();
     assert!(!timed.is_empty());
     for e in timed {
-        assert!(["X", "s", "f"].contains(&e["ph"].as_str().unwrap_or("")), "{e}");
+        assert!(
+            ["X", "s", "f"].contains(&e["ph"].as_str().unwrap_or("")),
+            "{e}"
+        );
         let ts = e["ts"].as_u64().unwrap_or(0);
         assert!((6400..6600).contains(&ts), "{e}");
         assert!(e["tid"] == 20 || e["tid"] == 21, "only NoC tracks: {e}");

@@ -192,7 +192,11 @@ fn fast_schedule_matches_reference_digest_on_boot_and_kernels() {
             "fast schedule, {threads} threads: {parks} parks, {wakes} wakes, {spread} cycles spread"
         );
         // The multi-thread path is taken (boot and launches keep all 140 tiles busy).
-        assert_eq!(spread > 0, threads > 1, "{threads} threads: {spread} cycles spread");
+        assert_eq!(
+            spread > 0,
+            threads > 1,
+            "{threads} threads: {spread} cycles spread"
+        );
         // Every tile's four idle cores park after boot and wake at each launch.
         assert!(
             parks >= 4 * 140 && wakes >= 4 * 140,

@@ -123,7 +123,8 @@ fn bad_data_lines_name_file_line_and_reason() {
 #[test]
 fn tensix_run_trace_writes_perfetto_json() {
     let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pattern4.trace.json");
-    let prog = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tensix/pattern4.tsx");
+    let prog =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tensix/pattern4.tsx");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_bhemu"))
         .args(["tensix", "run"])
         .arg(&prog)
@@ -131,7 +132,12 @@ fn tensix_run_trace_writes_perfetto_json() {
         .arg(&file)
         .output()
         .expect("run");
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).expect("trace")).expect("JSON");
     let stalls = v["traceEvents"]

@@ -24,7 +24,7 @@ const THCON_B0_B5: &[&str] = &[
 
 /// docs/wait-gate.md "stall_res — Block Mask": the instructions each bit names ("arithmetic DMA ops"
 /// spelled out; RMWCIB is RMWCIB0..3; SFP* is every SFPU instruction).
-fn seed_000_rows() -> Vec<(u16, Vec<&'static str>)> {
+fn wait_gate_doc_rows() -> Vec<(u16, Vec<&'static str>)> {
     let mut b0 = vec![
         "ADDRCRXY",
         "ADDRCRZW",
@@ -140,9 +140,9 @@ fn bits(arch: Arch, name: &str) -> Option<u16> {
 /// docs/wait-gate.md: every instruction a bit names is blocked by that bit (on each architecture
 /// that has the instruction; STREAMWAIT, CFGSHIFTMASK, STREAMWRCFG are Blackhole-only).
 #[test]
-fn seed_000_block_mask_table_holds() {
+fn wait_gate_block_mask_table_holds() {
     for arch in Arch::ALL {
-        for (bit, names) in seed_000_rows() {
+        for (bit, names) in wait_gate_doc_rows() {
             for name in names {
                 let Some(b) = bits(arch, name) else {
                     assert!(arch == Arch::WormholeB0, "{name} missing on {arch:?}");
@@ -161,7 +161,7 @@ fn seed_000_block_mask_table_holds() {
 /// docs/wait-gate.md: B8 blocks all SFP* instructions, and only those have it (with the
 /// everything-blocked STALLWAIT/SEMWAIT/STREAMWAIT/NOP).
 #[test]
-fn seed_000_b8_is_every_sfp_instruction() {
+fn wait_gate_b8_is_every_sfp_instruction() {
     for arch in Arch::ALL {
         for d in table(arch) {
             let sfp = d.name.starts_with("SFP");
@@ -175,13 +175,13 @@ fn seed_000_b8_is_every_sfp_instruction() {
     }
 }
 
-/// Instructions the seed names get exactly the bits it gives them, except where
+/// Instructions docs/wait-gate.md names get exactly the bits it gives them, except where
 /// STALLWAIT.md's per-instruction table adds B0: its B0 row reads "Miscellaneous Unit,
 /// Mover, Scalar Unit, Packer, or Unpacker", and it marks UNPACR, UNPACR_NOP and FLUSHDMA
 /// with B0 as well.
 #[test]
-fn seed_000_named_instructions_have_no_other_bits() {
-    let rows = seed_000_rows();
+fn wait_gate_named_instructions_have_no_other_bits() {
+    let rows = wait_gate_doc_rows();
     for d in table(Arch::Blackhole) {
         let mut expected: u16 = rows
             .iter()
@@ -241,7 +241,7 @@ fn wormhole_semwait_is_blocked_by_b1_only() {
     assert_eq!(bits(Arch::WormholeB0, "SEMWAIT"), Some(block::SYNC));
 }
 
-/// Instructions absent from both the seed and STALLWAIT.md take their unit's bits
+/// Instructions absent from both docs/wait-gate.md and STALLWAIT.md take their unit's bits
 /// (`ex_resource`): Matrix Unit → B6, Packer (TBUFCMD) → B0|B2.
 #[test]
 fn undocumented_instructions_follow_their_unit() {

@@ -209,7 +209,7 @@ fn arch_names() {
     }
 }
 
-/// `ex_resource` carries over; the units the seeds name.
+/// `ex_resource` carries over: the backend unit each instruction occupies.
 #[test]
 fn units_from_ex_resource() {
     let unit = |n: &str| tensix::lookup_name(Arch::Blackhole, n).unwrap().unit;

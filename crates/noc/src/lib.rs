@@ -909,15 +909,14 @@ fn fault(req: &Request, cycle: u64, error: NocError) -> NocFault {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod lookahead_tests;
+#[cfg(test)]
+mod tests;
 
 /// Refuses requests that cannot be carried out (the checks [`Noc::mmio_write`] makes before
 /// issuing); needs only the topology, so a tile's own NIU face ([`face::TileNoc`]) makes the
 /// same ones.
 pub(crate) fn check_request(topo: &Topology, req: &Request) -> Result<(), NocError> {
-
     let kind = req.kind()?;
     if req.ctrl & regs::ctrl::NOC_CMD_L1_ACC_AT_EN != 0 {
         // MemoryMap.md NOC_CTRL bit 31: broken in hardware, "should always be false".
@@ -988,7 +987,11 @@ fn check_len(len: u64) -> Result<(), NocError> {
 /// taken there (wrapping when start > end); only enabled Tensix tiles receive broadcasts,
 /// and the initiator only with `NOC_CMD_BRCST_SRC_INCLUDE`. On NoC 1 software must therefore
 /// give start ≥ end in translated space (Coordinates.md). Slots come in slot order.
-pub fn broadcast_receivers(topo: &Topology, req: &Request, field: u32) -> Result<Vec<usize>, NocError> {
+pub fn broadcast_receivers(
+    topo: &Topology,
+    req: &Request,
+    field: u32,
+) -> Result<Vec<usize>, NocError> {
     if req.ctrl & regs::ctrl::NOC_CMD_BRCST_PACKET == 0 {
         return Err(NocError::BadRequest {
             reason: "not a broadcast",
@@ -1028,4 +1031,3 @@ pub fn broadcast_receivers(topo: &Topology, req: &Request, field: u32) -> Result
     }
     Ok(out)
 }
-

@@ -41,7 +41,10 @@ const C: NodeId = NodeId::new(5, 6);
 fn posted_write(me: NodeId, src: u32, to: NodeId, dst: u32) -> [(u32, u32); 7] {
     let r = |off: u32| NIU0_BASE + off;
     [
-        (r(regs::NOC_CTRL), ctrl::NOC_CMD_WR | ctrl::NOC_CMD_VC_STATIC),
+        (
+            r(regs::NOC_CTRL),
+            ctrl::NOC_CMD_WR | ctrl::NOC_CMD_VC_STATIC,
+        ),
         (r(regs::NOC_TARG_ADDR_HI), me.xy_field()),
         (r(regs::NOC_TARG_ADDR_LO), src),
         (r(regs::NOC_RET_ADDR_LO), dst),
@@ -128,7 +131,12 @@ fn nl3_hop_timing_first_remote_effect_after_one_hop() {
     let mut mem = Mem::default();
     mem.write(A, 0x100, &0xBEEFu32.to_le_bytes()).unwrap();
     let mut outbox = Vec::new();
-    issue_on_face(&mut noc, A, &posted_write(A, 0x100, EAST, 0x200), &mut outbox);
+    issue_on_face(
+        &mut noc,
+        A,
+        &posted_write(A, 0x100, EAST, 0x200),
+        &mut outbox,
+    );
     noc.submit(&mut outbox);
     let t = 100;
     for now in t..t + 19 {
@@ -172,8 +180,18 @@ fn nl4_outboxes_merge_in_tile_order() {
     // Two "threads": the second tile steps first, outboxes are submitted in tile order.
     let mut two = Noc::blackhole();
     let (mut o1, mut o2) = (Vec::new(), Vec::new());
-    issue_on_face(&mut two, second, &posted_write(second, 0x100, C, 0x300), &mut o2);
-    issue_on_face(&mut two, first, &posted_write(first, 0x100, C, 0x300), &mut o1);
+    issue_on_face(
+        &mut two,
+        second,
+        &posted_write(second, 0x100, C, 0x300),
+        &mut o2,
+    );
+    issue_on_face(
+        &mut two,
+        first,
+        &posted_write(first, 0x100, C, 0x300),
+        &mut o1,
+    );
     two.submit(&mut o1);
     two.submit(&mut o2);
     let mut m2 = Mem(mem.0.clone());

@@ -140,7 +140,7 @@ fn handoff_on_a2a3_whole_vector_core_stalls() {
     assert!(span(&r, Aic, "load_next").start > last_store);
 }
 
-// The seed's point, shown by the timelines of one trace on both profiles.
+// The profiles' difference (crates/pto/README.md), shown by the timelines of one trace on both.
 #[test]
 fn handoff_timelines_differ_between_a5_and_a2a3() {
     let src = example("handoff.pto");

@@ -220,7 +220,11 @@ pub fn run(program: &Program, opts: RunOptions) -> RunResult {
 pub type Observer<'a> = &'a mut dyn FnMut(u64, &Coprocessor, &[crate::coprocessor::Dispatch]);
 
 /// [`run`], showing each cycle to `observe`.
-pub fn run_observed(program: &Program, opts: RunOptions, mut observe: Option<Observer>) -> RunResult {
+pub fn run_observed(
+    program: &Program,
+    opts: RunOptions,
+    mut observe: Option<Observer>,
+) -> RunResult {
     let mut cp = Coprocessor::new(opts.arch);
     cp.set_mode(opts.mode);
     cp.set_dispatch_log(true);

@@ -280,7 +280,8 @@ mod tests {
         })
         .expect("chip");
         b.noc_write(0, 1, 2, 0, &0x6Fu32.to_le_bytes()).unwrap(); // jal x0, 0
-        b.noc_write(0, 1, 2, 0xFFB1_21B0, &0x47000u32.to_le_bytes()).unwrap();
+        b.noc_write(0, 1, 2, 0xFFB1_21B0, &0x47000u32.to_le_bytes())
+            .unwrap();
         assert_eq!(b.clock(100).unwrap(), 100);
         drop(b);
         let text = std::fs::read_to_string(&path).expect("timeline file");
@@ -292,7 +293,11 @@ mod tests {
             .filter(|e| e["ph"] == "X" && e["pid"] == 1104 && e["tid"] == 1)
             .map(|e| {
                 let ts = e["ts"].as_u64().unwrap_or(0);
-                (e["name"].as_str().unwrap_or("").to_string(), ts, ts + e["dur"].as_u64().unwrap_or(0))
+                (
+                    e["name"].as_str().unwrap_or("").to_string(),
+                    ts,
+                    ts + e["dur"].as_u64().unwrap_or(0),
+                )
             })
             .collect();
         assert_eq!(brisc.len(), 1, "{brisc:?}");

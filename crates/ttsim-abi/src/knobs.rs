@@ -151,9 +151,15 @@ mod tests {
         assert_eq!(f, PathBuf::from("/tmp/t.json"));
         assert_eq!(o.tiles, Some(vec![(1, 2), (3, 4)]));
         assert_eq!(o.window, Some((100, 200)));
-        let (k, p) = parse(&[("BHEMU_TIMELINE", "t.json"), ("BHEMU_TIMELINE_CYCLES", "9..1")]);
+        let (k, p) = parse(&[
+            ("BHEMU_TIMELINE", "t.json"),
+            ("BHEMU_TIMELINE_CYCLES", "9..1"),
+        ]);
         assert_eq!(k.timeline, None);
-        assert!(p[0].starts_with("BHEMU_TIMELINE_CYCLES: trace cycles `9..1`: the window is empty"), "{p:?}");
+        assert!(
+            p[0].starts_with("BHEMU_TIMELINE_CYCLES: trace cycles `9..1`: the window is empty"),
+            "{p:?}"
+        );
     }
 
     #[test]

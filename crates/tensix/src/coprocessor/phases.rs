@@ -246,7 +246,7 @@ impl Coprocessor {
                 }
             }
             Op::AtGetM { .. } | Op::AtRelM { .. } if insn.from_brisc => {
-                // Seed 001 "Per-Core Access": BRISC cannot push ATGETM/ATRELM.
+                // docs/mutexes.md MX-9 (per-core access): BRISC cannot push ATGETM/ATRELM.
                 self.undefined(
                     cycle,
                     tt,
@@ -294,7 +294,7 @@ impl Coprocessor {
             return Ok(false);
         }
         if matches!(insn.op, Op::SemWait { cond: 0, .. }) {
-            // Seed 000: wait_sem_cond == 0 is undefined behaviour. Permissive: SEMWAIT.md's
+            // docs/wait-gate.md WG-3: wait_sem_cond == 0 is undefined behaviour. Permissive: SEMWAIT.md's
             // functional model latches a STALLWAIT with condition mask 0x0F.
             self.undefined(
                 cycle,

@@ -87,7 +87,13 @@ impl Coprocessor {
         let mut v = Vec::new();
         for (u, p) in self.backend.pipes.iter().enumerate() {
             for e in &p.entries {
-                v.push((u, unit_name(e.insn.unit), e.thread, e.insn.word, e.dispatched));
+                v.push((
+                    u,
+                    unit_name(e.insn.unit),
+                    e.thread,
+                    e.insn.word,
+                    e.dispatched,
+                ));
             }
         }
         v

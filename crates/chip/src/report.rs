@@ -6,6 +6,35 @@
 //! one entry listing their coordinates and the shared per-core lines. A group of one, or every
 //! tile with `verbose`, gets the full per-tile detail (value and cycle of the last MMIO access).
 use crate::host::{CoreStatus, RunReport, TileStatus};
+use crate::tile::Tile;
+
+/// What the tiles' Tensix coprocessors executed since the chip was made: how many tiles'
+/// coprocessors dispatched any instruction, the instructions per thread summed over the tiles,
+/// and the coprocessors' mode. One line, for `bhemu boot` after each phase.
+pub fn coprocessor_summary(tiles: &[Tile]) -> String {
+    let mut per_thread = [0u64; bhemu_tensix::THREADS];
+    let mut active = 0;
+    for t in tiles {
+        let d = t.coprocessor().dispatched();
+        if d.iter().any(|&n| n > 0) {
+            active += 1;
+        }
+        for (sum, n) in per_thread.iter_mut().zip(d) {
+            *sum += n;
+        }
+    }
+    let mode = match tiles.first().map(|t| t.coprocessor().mode()) {
+        Some(bhemu_tensix::Mode::Permissive) => "permissive",
+        _ => "strict",
+    };
+    format!(
+        "coprocessor ({mode}): {active}/{} tiles executed Tensix instructions; T0 {}, T1 {}, T2 {} in all",
+        tiles.len(),
+        per_thread[0],
+        per_thread[1],
+        per_thread[2]
+    )
+}
 
 /// Tiles listed per line in a group's header.
 const TILES_PER_LINE: usize = 12;

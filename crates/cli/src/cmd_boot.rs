@@ -14,7 +14,9 @@
 //! DONE each time. (A separate `launch` subcommand would need a chip that outlives the process,
 //! so launching is an option of `boot`.)
 //!
-//! Output: simulated cycles and wall time of each phase; with `--verbose` or on a cycle limit a
+//! Output: simulated cycles and wall time of each phase, then what the tiles' Tensix
+//! coprocessors have executed so far (instructions per thread, summed over the tiles, and
+//! their strict/permissive mode); with `--verbose` or on a cycle limit a
 //! map of the tiles (`.` DONE, `x` not DONE, blank not selected). On a cycle limit, the
 //! unfinished tiles are reported with each core's state (reset/running/stalled/halted/faulted),
 //! pc and last MMIO access; tiles stuck in the same place are grouped into one entry listing
@@ -29,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, Firmware, Kernel, RunReport};
-use bhemu_chip::report::unfinished_report;
+use bhemu_chip::report::{coprocessor_summary, unfinished_report};
 use bhemu_chip::{grid, Chip, ChipConfig, Schedule, Strictness, Timing};
 
 use crate::CliError;
@@ -58,7 +60,8 @@ pub struct BootArgs {
     #[arg(long, value_name = "N", default_value_t = 1, requires = "kernel")]
     pub launches: u32,
     /// Unmapped or unmodelled accesses read 0 / are dropped with a warning (once per core and
-    /// address) instead of stopping the run.
+    /// address) instead of stopping the run; the Tensix coprocessors likewise report an
+    /// instruction's undefined behaviour once and carry on.
     #[arg(long)]
     pub permissive: bool,
     /// Charge NoC latency by hops (about 5 cycles NIU to router, 9 per hop; NoC/README.md)
@@ -217,6 +220,7 @@ fn boot_and_launch(
     print_warnings(chip);
     let r = r.map_err(|e| CliError::new(format!("boot failed: {e}")))?;
     report("boot", &r, a.verbose, a.max_cycles);
+    println!("{}", coprocessor_summary(chip.tiles()));
     if !r.finished {
         return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
     }
@@ -236,6 +240,7 @@ fn boot_and_launch(
             print_warnings(chip);
             let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {}", e.0)))?;
             report(&format!("launch {n}"), &r, a.verbose, a.max_cycles);
+            println!("{}", coprocessor_summary(chip.tiles()));
             if !r.finished {
                 return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
             }
@@ -270,10 +275,36 @@ fn launch_under_gdb(
     )
 }
 
+/// Prints the tiles' warnings; one that several tiles raise alike (same message, core,
+/// thread, address and instruction word, e.g. a coprocessor effect not modelled on every tile
+/// running the same firmware) is printed once with the number of other tiles.
 fn print_warnings(chip: &mut Chip) {
-    for w in chip.take_warnings() {
-        eprintln!("bhemu: warning: {w}");
+    for line in warning_lines(chip.take_warnings()) {
+        eprintln!("bhemu: warning: {line}");
     }
+}
+
+fn warning_lines(warnings: Vec<bhemu_chip::ChipError>) -> Vec<String> {
+    let mut groups: Vec<(bhemu_chip::ChipError, usize)> = Vec::new();
+    for w in warnings {
+        let same = |g: &bhemu_chip::ChipError| {
+            g.kind == w.kind
+                && g.message == w.message
+                && (g.loc.core, g.loc.thread, g.loc.addr, g.loc.insn)
+                    == (w.loc.core, w.loc.thread, w.loc.addr, w.loc.insn)
+        };
+        match groups.iter_mut().find(|(g, _)| same(g)) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((w, 0)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(w, n)| match n {
+            0 => w.to_string(),
+            n => format!("{w} (and on {n} more tiles)"),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -314,6 +345,23 @@ mod tests {
             done: false,
             cores,
         }
+    }
+
+    /// The same coprocessor warning on many tiles is one line; different ones stay apart.
+    #[test]
+    fn warnings_alike_on_several_tiles_print_once() {
+        let w = |x: u8, insn: u32| {
+            let mut e = bhemu_chip::ChipError::new(bhemu_chip::ErrorKind::Tensix, "not modelled")
+                .at_tile(x, 2);
+            e.loc.thread = Some(1);
+            e.loc.insn = Some(insn);
+            e
+        };
+        let lines = warning_lines(vec![w(1, 0x41), w(2, 0x41), w(3, 0x42), w(4, 0x41)]);
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert!(lines[0].contains("tile (1,2)"), "{}", lines[0]);
+        assert!(lines[0].ends_with(" (and on 2 more tiles)"), "{}", lines[0]);
+        assert!(lines[1].contains("tile (3,2)") && !lines[1].contains("more tiles"));
     }
 
     /// Tiles stuck at the same pcs and MMIO access (values and cycles may differ) share one

@@ -221,3 +221,56 @@ fn firmware_loads_from_tt_metal_per_core_layout() {
     let err = Firmware::load(&missing).expect_err("no firmware there");
     assert!(err.to_string().contains("brisc.elf"), "{err}");
 }
+
+/// The T0, T1, T2 counts of `bhemu boot`'s coprocessor line.
+fn coprocessor_counts(stdout: &str, mode: &str) -> [u64; 3] {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("coprocessor ({mode}): ")))
+        .unwrap_or_else(|| panic!("no `coprocessor ({mode})` line in\n{stdout}"));
+    let count = |t: &str| -> u64 {
+        let rest = &line[line.find(&format!("{t} ")).expect(t) + 3..];
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a count")
+    };
+    [count("T0"), count("T1"), count("T2")]
+}
+
+/// `bhemu boot --permissive` puts the coprocessors in permissive mode too (docs/execution-model.md
+/// EM-7), and they execute what the firmware pushes: during boot it sends Tensix instructions
+/// to thread 0 of every tile (BRISC's push address is in its code), as many as in a strict
+/// boot.
+#[test]
+fn bhemu_boot_permissive_reaches_the_coprocessor() {
+    let Some(dir) = firmware_dir() else { return };
+    let boot = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_bhemu"))
+            .args(["boot", "--tiles", "1,2;16,11"])
+            .args(extra)
+            .arg("--firmware")
+            .arg(&dir)
+            .output()
+            .expect("run bhemu boot");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    };
+    let permissive = boot(&["--permissive"]);
+    assert!(
+        permissive.contains("coprocessor (permissive): 2/2 tiles executed Tensix instructions"),
+        "{permissive}"
+    );
+    let p = coprocessor_counts(&permissive, "permissive");
+    assert!(
+        p[0] >= 2,
+        "T0 ran the firmware's instructions on both tiles: {p:?}"
+    );
+    let strict = boot(&[]);
+    assert_eq!(coprocessor_counts(&strict, "strict"), p);
+}

@@ -216,3 +216,26 @@ fn resourcedecl_consumed_before_gate() {
     s.must_run();
     assert_eq!(s.dispatched_words(0), vec![asm("ttnop")]);
 }
+
+// Status reports count the instructions each thread dispatched past its Wait Gate; words
+// still waiting (in the FIFO or at the gate) do not count.
+#[test]
+fn dispatched_counts_instructions_leaving_each_wait_gate() {
+    let mut s = Sim::new();
+    s.prog(0, &["ttnop", "ttnop", "ttnop"]);
+    s.prog(2, &["ttnop"]);
+    s.must_run();
+    assert_eq!(s.cp.dispatched(), [3, 0, 1]);
+    s.cp.set_trisc_cfg_pending(1, true);
+    s.prog(1, &["ttstallwait 511, 1024", "ttnop"]);
+    s.steps(20).unwrap();
+    // The STALLWAIT dispatches and latches; the NOP behind it waits at the gate.
+    assert_eq!(
+        s.cp.dispatched(),
+        [3, 1, 1],
+        "held at the gate: not dispatched"
+    );
+    s.cp.set_trisc_cfg_pending(1, false);
+    s.must_run();
+    assert_eq!(s.cp.dispatched(), [3, 2, 1]);
+}

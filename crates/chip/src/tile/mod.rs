@@ -7,6 +7,7 @@
 //! soft reset transitions and invalidating decoded code that was overwritten — are recorded by
 //! the bus and applied by the tile right after the hart's step.
 pub mod bus;
+mod coprocessor_step;
 pub mod debug_regs;
 mod fast;
 pub mod l1;
@@ -24,7 +25,7 @@ use std::collections::HashSet;
 
 use bhemu_noc::{Noc, NodeId, Request, TileNoc};
 use bhemu_rv::{Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
-use bhemu_tensix::{Arch, Coprocessor, TensixError};
+use bhemu_tensix::{Arch, Coprocessor, Mode};
 
 use crate::error::{ChipError, ErrorKind};
 pub use debug_regs::{soft_reset_bit, DebugRegs, DebugWrite, SOFT_RESET_ALL};
@@ -43,6 +44,18 @@ pub enum Strictness {
     Strict,
     /// Record a warning once per (core, address), read 0 / drop the write, and continue.
     Permissive,
+}
+
+impl Strictness {
+    /// The same choice for the tile's coprocessor: strict stops at an instruction's
+    /// undefined behaviour, permissive reports it once and carries on
+    /// (docs/execution-model.md EM-7).
+    pub fn coprocessor_mode(self) -> Mode {
+        match self {
+            Strictness::Strict => Mode::Strict,
+            Strictness::Permissive => Mode::Permissive,
+        }
+    }
 }
 
 /// What a core is doing, for status reports.
@@ -107,6 +120,8 @@ pub(crate) struct Parts {
     pub cp: Coprocessor,
     /// The coprocessor has work (set on push / semaphore write, cleared once all idle).
     pub cp_active: bool,
+    /// How many of the coprocessor's warnings are already in `warnings`.
+    pub cp_warned: usize,
     /// Threads whose TRISC wrote config / GPR / TDMA-RISC registers this cycle (STALLWAIT C10).
     pub cfg_pending: u8,
     pub tdma: RegFile,
@@ -178,8 +193,13 @@ impl Tile {
                 debug: DebugRegs::new(),
                 pcbufs: PcBufs::new(),
                 mailboxes: Mailboxes::new(),
-                cp: Coprocessor::new(Arch::Blackhole),
+                cp: {
+                    let mut cp = Coprocessor::new(Arch::Blackhole);
+                    cp.set_mode(strictness.coprocessor_mode());
+                    cp
+                },
                 cp_active: false,
+                cp_warned: 0,
                 cfg_pending: 0,
                 tdma: RegFile::new(0x1000),
                 pic: Pic::new(),
@@ -210,6 +230,7 @@ impl Tile {
     }
     pub fn set_strictness(&mut self, s: Strictness) {
         self.p.strictness = s;
+        self.p.cp.set_mode(s.coprocessor_mode());
     }
 
     pub fn core_state(&self, core: Core) -> CoreState {
@@ -570,42 +591,6 @@ impl Tile {
         }
         err.loc.cycle = Some(now);
         err
-    }
-
-    /// One cycle of the coprocessor, skipped while it has nothing to do.
-    pub fn step_coprocessor(&mut self, now: u64) -> Result<(), ChipError> {
-        if !self.p.cp_active {
-            return Ok(());
-        }
-        let p = &mut self.p;
-        let mut port = tensix_port::TensixPort {
-            l1: &mut p.l1,
-            overlay: &mut p.overlay,
-            tdma: &mut p.tdma,
-        };
-        let r = p.cp.step_with(now, &mut port);
-        r.map_err(|e| self.tensix_error(e))?;
-        if self.p.cfg_pending != 0 {
-            // The writes took effect at once; the coprocessor has now seen them, so C10 clears
-            // after the one cycle in which it was raised.
-            for t in 0..3 {
-                self.p.cp.set_trisc_cfg_pending(t, false);
-            }
-            self.p.cfg_pending = 0;
-        }
-        if self.p.cp.all_idle() {
-            self.p.cp_active = false;
-        }
-        Ok(())
-    }
-
-    pub(crate) fn tensix_error(&self, e: TensixError) -> ChipError {
-        let mut c = ChipError::new(ErrorKind::Tensix, e.to_string());
-        c.loc.tile = Some((self.p.node.x, self.p.node.y));
-        c.loc.thread = e.thread;
-        c.loc.insn = e.word;
-        c.loc.cycle = Some(e.cycle);
-        c
     }
 }
 

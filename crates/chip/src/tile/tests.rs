@@ -481,3 +481,52 @@ fn riscv_windows_reach_dst_config_and_gprs() {
     assert_eq!(st.dst.bits()[8][2], 0x0001);
     assert_eq!(t.read_l1_u32(0x2000).ok(), Some(0x3fc0_0001));
 }
+
+/// docs/execution-model.md EM-7 holds for the coprocessor too: an instruction's undefined
+/// behaviour (BITWOPDMAREG's reserved mode 3) that BRISC pushes stops a strict tile with a
+/// Tensix error naming the tile and the word; a permissive tile records it once as a tile
+/// warning and the thread goes on to the next instruction.
+#[test]
+fn permissive_mode_reaches_the_coprocessor() {
+    use bhemu_isa::tensix::{assemble, Arch};
+    let bad = assemble(Arch::Blackhole, "ttbitwopdmareg 0, 3, 3, 5, 2").unwrap();
+    let or = assemble(Arch::Blackhole, "ttbitwopdmareg 0, 1, 4, 5, 2").unwrap();
+    let start = |t: &mut Tile| {
+        let gprs = &mut t.coprocessor_mut().state_mut().gprs[0];
+        (gprs[2], gprs[5]) = (0b1100, 0b1010);
+        let mut b = store(0xFFE4_0000, bad); // BRISC's push to thread 0
+        b.extend(store(0xFFE4_0000, bad));
+        b.extend(store(0xFFE4_0000, or));
+        b.push(spin());
+        load_prog(t, 0, &b);
+        release_brisc(t);
+    };
+
+    let (mut t, mut noc) = tile();
+    start(&mut t);
+    let e = run(&mut t, &mut noc, 0, 80).err();
+    assert_eq!(e.as_ref().map(|e| e.kind), Some(ErrorKind::Tensix));
+    assert_eq!(e.as_ref().and_then(|e| e.loc.tile), Some((1, 2)));
+    assert_eq!(e.and_then(|e| e.loc.insn), Some(bad));
+    assert_eq!(
+        t.coprocessor().state().gprs[0][4],
+        0,
+        "strict: stopped before the OR"
+    );
+
+    let (mut t, mut noc) = tile();
+    t.set_strictness(Strictness::Permissive);
+    start(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 80).is_ok());
+    assert_eq!(t.coprocessor().dispatched(), [3, 0, 0]);
+    assert_eq!(t.coprocessor().state().gprs[0][4], 0b1110, "the OR ran");
+    assert_eq!(t.warnings().len(), 1, "reported once: {:?}", t.warnings());
+    assert_eq!(t.warnings()[0].kind, ErrorKind::Tensix);
+    assert_eq!(t.warnings()[0].loc.insn, Some(bad));
+    assert_eq!(t.warnings()[0].loc.tile, Some((1, 2)));
+    // A tile made permissive from the start (as `Chip::new` makes them) behaves the same.
+    let mut t = Tile::new(NodeId::new(1, 2), Strictness::Permissive);
+    start(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 80).is_ok());
+    assert_eq!(t.coprocessor().state().gprs[0][4], 0b1110);
+}

@@ -102,6 +102,8 @@ pub struct Coprocessor {
     state: TensixState,
     trisc_cfg_pending: [bool; THREADS],
     log: Option<Vec<Dispatch>>,
+    /// Instructions each thread has dispatched past its Wait Gate, for status reports.
+    dispatched: [u64; THREADS],
     warnings: Vec<TensixError>,
     effects: Vec<Effect>,
     /// Per unpacker (SrcA, SrcB): the Src datums of UNPACRs that computed their addresses and
@@ -137,6 +139,7 @@ impl Coprocessor {
             state: TensixState::new(),
             trisc_cfg_pending: [false; THREADS],
             log: None,
+            dispatched: [0; THREADS],
             warnings: Vec::new(),
             effects: Vec::with_capacity(8),
             deferred_src: Default::default(),
@@ -201,6 +204,16 @@ impl Coprocessor {
     /// Hazards found past the checker's report limit since the last call, leaving 0.
     pub fn take_hazards_not_kept(&mut self) -> u64 {
         self.state.matrix.hazards.take_not_kept()
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// How many instructions each thread (T0-T2) has dispatched past its Wait Gate since
+    /// the coprocessor was made: the instructions it executed.
+    pub fn dispatched(&self) -> [u64; THREADS] {
+        self.dispatched
     }
 
     /// Undefined behaviour seen in permissive mode, each reported once.

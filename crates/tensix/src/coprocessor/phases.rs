@@ -146,6 +146,7 @@ impl Coprocessor {
             if self.try_dispatch(t, insn, cycle, atgetm_ok[t], mem)? {
                 self.threads[t].gate.slot = None;
                 self.progressed = true;
+                self.dispatched[t] += 1;
                 if let Some(log) = self.log.as_mut() {
                     log.push(Dispatch {
                         cycle,

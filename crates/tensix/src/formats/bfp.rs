@@ -245,6 +245,66 @@ mod tests {
     }
 
     #[test]
+    fn bfp8_block_keeps_datums_up_to_7_exponents_below_the_shared_one() {
+        // Shared exponent 127 (1.0): quantum 2^-6. 2^-7 is half a quantum (a tie: away from
+        // zero, magnitude 1); 2^-8 is a quarter (0); 1.5 * 2^-7 is 0.75 quanta (1).
+        let mut vals = [0u16; 16];
+        vals[0] = 0x3f80; // 1.0
+        vals[1] = 0x3c00; // 2^-7
+        vals[2] = 0xbc00; // -2^-7
+        vals[3] = 0x3b80; // 2^-8
+        vals[4] = 0x3c40; // 1.5 * 2^-7
+        vals[5] = 0x0080; // smallest normal: far below
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 127);
+        assert_eq!(&d[..6], &[64, 1, 0x81, 0, 1, 0]);
+    }
+
+    #[test]
+    fn bfp8_block_with_infinity_or_nan_shares_exponent_255() {
+        // The largest exponent wins even when it is 255 (Inf/NaN in BF16); the BFP datum
+        // keeps the significand like any other, so 1.mmmmmmm at exponent 255 reads back as
+        // Mag/2^6 * 2^128 (FloatBitPatterns.md: the BFP8 table has no Inf/NaN encoding).
+        let mut vals = [0u16; 16];
+        vals[0] = 0x7f80; // +Inf
+        vals[1] = 0xffc0; // -NaN (quiet)
+        vals[2] = 0x7f00; // 2^127: one exponent below
+        vals[3] = 0x3f80; // 1.0: 128 exponents below
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 255);
+        assert_eq!(d[0], 64, "Inf: significand 1.0");
+        assert_eq!(d[1], 0x80 | 96, "-NaN: significand 1.5, sign kept");
+        assert_eq!(d[2], 32, "2^127 = 32 quanta of 2^122");
+        assert_eq!(d[3], 0);
+        assert_eq!(bfp8_value(d[2], e), bf16_value(vals[2]));
+    }
+
+    #[test]
+    fn bfp8_block_at_the_largest_finite_exponent_saturates_not_overflows() {
+        // 254 shared, the largest BF16 (0x7f7f: 1.9921875 * 2^127) rounds to 128 quanta and
+        // saturates at 127 = 1.984375 * 2^127, still finite; its negative likewise.
+        let mut vals = [0u16; 16];
+        vals[0] = 0x7f7f;
+        vals[1] = 0xff7f;
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 254);
+        assert_eq!((d[0], d[1]), (127, 0xff));
+        assert_eq!(bfp8_value(d[0], e), 1.984375 * 2f64.powi(127));
+    }
+
+    #[test]
+    fn bfp8_to_bf16_exponent_below_the_leading_zeros_wraps_as_a_uint8() {
+        // BFP8ToBF16 subtracts the leading-zero count from a uint8_t exponent: at exponent 3,
+        // magnitude 1 (LZ 6) gives exponent 3 - 6 = 253 (mod 256), not a denormal.
+        assert_eq!(bfp8_to_bf16(0x01, 3), (253 << 7) as u16);
+        // Magnitude 64 has LZ 0: exponent 0 stays 0 and the result is +0 (mantissa 0).
+        assert_eq!(bfp8_to_bf16(0x40, 0), 0);
+        assert_eq!(bfp8_to_bf16(0xc0, 0), 0x8000);
+        // Magnitude 127 at exponent 1: LZ 0, mantissa bits 0x7e.
+        assert_eq!(bfp8_to_bf16(0x7f, 1), (1 << 7) | 0x7e);
+    }
+
+    #[test]
     fn bfp8a_block_shares_the_largest_5_bit_exponent() {
         // FP16 1.5 (0x3e00), -0.25 (0xb400), 3.0 (0x4200): shared exponent 16.
         let mut vals = [0u16; 16];

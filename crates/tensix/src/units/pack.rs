@@ -12,7 +12,8 @@
 //! FP32/TF32/BF16 (rounding or `Read_raw` truncation) and BF16/FP16/INT16 identity or
 //! rounding, and the late conversions to FP32, TF32, BF16, FP16 (identity) and BFP8/4/2 and
 //! BFP8a/4a/2a (from FP16) with shared exponents. Blackhole has one packer with four `Dst`
-//! read interfaces selected by `ReadIntfSel` (see [`read_interfaces`]). Not modelled, and
+//! read interfaces selected by `ReadIntfSel` (see [`read_interfaces`]), one row or one face
+//! apart (`DstAccessMode`, see [`interface_stride`]). Not modelled, and
 //! reported: compression, L1 source,
 //! ReLU, L1 accumulation, downsampling, exponent thresholding; edge masking is taken as
 //! disabled.
@@ -169,9 +170,23 @@ fn read_interfaces(read_intf_sel: u8) -> Vec<u32> {
     (0..4).filter(|k| mask >> k & 1 != 0).collect()
 }
 
+/// Blackhole's `DstAccessMode`: how far apart, in `Dst` datums, the four read interfaces
+/// start. Normal mode (0): one row (interface `k` reads row `base + k`). Strided mode (1):
+/// one 16x16 face (interface `k` reads row `base + 16k`), so two interfaces read the same
+/// row of a tile's left and right faces, one 32-datum row of the matrix: how tt-llk
+/// untilizes. Rule restated in `docs/tensix-datapath.md` ("Packer read interfaces").
+fn interface_stride(dst_access_mode: u8) -> u32 {
+    if dst_access_mode != 0 {
+        16 * 16
+    } else {
+        16
+    }
+}
+
 /// `PACR`.
 pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     let Insn::Pacr {
+        dst_access_mode,
         addr_mode,
         zero_write,
         read_intf_sel,
@@ -184,6 +199,7 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         return Ok(());
     };
     let interfaces = read_interfaces(read_intf_sel);
+    let intf_stride = interface_stride(dst_access_mode);
     let t = ctx.thread;
     let which = if ovrd_thread_id != 0 {
         return ctx.not_modelled("PACR with OvrdThreadId");
@@ -283,7 +299,7 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     }
     let reads = interfaces
         .iter()
-        .flat_map(|&k| (0..num).map(move |i| src + 16 * k + i));
+        .flat_map(|&k| (0..num).map(move |i| src + intf_stride * k + i));
     for idx in reads {
         let idx = idx & 0x3fff;
         let (row, col) = (idx >> 4, (idx & 15) as usize);

@@ -575,6 +575,12 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     if tilize && upsample_zeroes > 0 {
         ctx.undefined("UNPACR tilize with upsampling")?;
     }
+    if tilize && count > 256 {
+        // docs/tensix-datapath.md "Not modelled yet": Blackhole's whole-tile tilize.
+        ctx.not_modelled(
+            "UNPACR tilize of more than one 16x16 face (Blackhole whole-tile tilize; rows read as the Wormhole page's model reads them)",
+        )?;
+    }
     if to_dst && (col_shift != 0 || transpose) {
         ctx.undefined("UNPACR to Dst with column shift or transpose")?;
     }

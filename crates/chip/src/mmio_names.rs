@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn mmio_names_follow_the_memory_map() {
         assert_eq!(
-            describe(0xFFB2_0000 + 0x200 + 4 * 1),
+            describe(0xFFB2_0000 + 0x200 + 4),
             "NIU0 NIU_MST_WR_ACK_RECEIVED (write acks)"
         );
         assert_eq!(

@@ -128,6 +128,8 @@ impl CoprocessorTracer {
                 );
             }
         }
+        // `t` names the thread in the coprocessor's queries and indexes four per-thread arrays.
+        #[allow(clippy::needless_range_loop)]
         for t in 0..THREADS {
             match cp.gate_wait(t) {
                 Some((w, why)) => match &self.gate[t] {

@@ -32,7 +32,7 @@ impl Default for TraceOptions {
 
 impl TraceOptions {
     pub fn wants_tile(&self, x: u8, y: u8) -> bool {
-        self.tiles.as_ref().map_or(true, |v| v.contains(&(x, y)))
+        self.tiles.as_ref().is_none_or(|v| v.contains(&(x, y)))
     }
 }
 
@@ -148,7 +148,7 @@ impl Trace {
     }
 
     fn inside(&self, ts: u64) -> bool {
-        self.window.map_or(true, |(a, b)| ts >= a && ts < b)
+        self.window.is_none_or(|(a, b)| ts >= a && ts < b)
     }
 
     /// Names process `pid` (a tile or a coprocessor); `sort` orders processes in the viewer.

@@ -374,6 +374,8 @@ pub fn check_word(b: &mut Bench, word: u32, reference: impl Fn(&Regs, usize, &mu
         reference(&before, lane, &mut expected);
     }
     b.run(word);
+    // `r` and `lane` index the unit's LRegs and the expectation alike, and name them in messages.
+    #[allow(clippy::needless_range_loop)]
     for r in 0..17 {
         for lane in 0..32 {
             assert_eq!(

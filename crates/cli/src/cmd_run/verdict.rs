@@ -1,0 +1,229 @@
+//! What `bhemu run` compares an output with: the built-in references (`op(a, b)`), computed
+//! independently of the emulator, and the measures of a difference (ulp distance, PCC).
+use super::*;
+
+/// A parsed `reference = "op(a, b)"`.
+pub(super) struct Reference {
+    pub(super) op: String,
+    pub(super) operands: Vec<String>,
+}
+
+pub(super) fn parse_reference(s: &str, field: &str) -> Result<Reference, CliError> {
+    let bad = || {
+        CliError::new(format!(
+            "{field}: '{s}' is not OP(INPUT[, INPUT]) with OP one of copy, relu, add, sub, mul, matmul, {}", crate::sfpu_ref::OPS.join(", ")
+        ))
+    };
+    let (op, rest) = s.split_once('(').ok_or_else(bad)?;
+    let inner = rest.strip_suffix(')').ok_or_else(bad)?;
+    let operands: Vec<String> = inner.split(',').map(|x| x.trim().to_string()).collect();
+    let arity = match op.trim() {
+        "copy" | "relu" => 1,
+        op if crate::sfpu_ref::OPS.contains(&op) => 1,
+        "add" | "sub" | "mul" | "matmul" => 2,
+        _ => return Err(bad()),
+    };
+    if operands.len() != arity || operands.iter().any(|o| o.is_empty()) {
+        return Err(bad());
+    }
+    Ok(Reference {
+        op: op.trim().to_string(),
+        operands,
+    })
+}
+
+/// Index of element (r, c) of a 32x32 tile stored as four 16x16 row-major faces.
+pub(super) fn tile_index(r: usize, c: usize) -> usize {
+    ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16
+}
+
+/// The reference output for one tile's buffers, computed in f64 from the documented meaning of
+/// each op and rounded once into the output format.
+pub(super) fn reference_output(
+    r: &Reference,
+    ins: &[(Format, &[u8])],
+    out_f: Format,
+    n: usize,
+    math: Math,
+) -> Vec<u8> {
+    let all_bf16 = out_f == Format::Bf16 && ins.iter().all(|(f, _)| *f == Format::Bf16);
+    // Only the Matrix Unit's ops take the Matrix Unit's model; copy, relu and the SFPU ops
+    // (`sfpu_ref`) are computed below.
+    if all_bf16 && matches!(r.op.as_str(), "add" | "sub" | "mul" | "matmul") {
+        return matrix_unit_reference(r, ins, n, math);
+    }
+    let mut out = Vec::with_capacity(n * out_f.bytes());
+    let a = |i| element(ins[0].0, ins[0].1, i);
+    let b = |i| element(ins[1].0, ins[1].1, i);
+    match r.op.as_str() {
+        "matmul" => {
+            for t in 0..n / 1024 {
+                for row in 0..32 {
+                    for col in 0..32 {
+                        let mut acc = 0.0;
+                        for k in 0..32 {
+                            acc +=
+                                a(t * 1024 + tile_index(row, k)) * b(t * 1024 + tile_index(k, col));
+                        }
+                        let _ = (row, col);
+                        encode(out_f, acc, &mut out);
+                    }
+                }
+                // Re-order this tile's row-major results into faces.
+                let start = out.len() - 1024 * out_f.bytes();
+                let rm: Vec<u8> = out[start..].to_vec();
+                let w = out_f.bytes();
+                for row in 0..32 {
+                    for col in 0..32 {
+                        let dst = start + tile_index(row, col) * w;
+                        let src = (row * 32 + col) * w;
+                        out[dst..dst + w].copy_from_slice(&rm[src..src + w]);
+                    }
+                }
+            }
+        }
+        op => {
+            for i in 0..n {
+                let v = match op {
+                    "copy" => a(i),
+                    "relu" => a(i).max(0.0),
+                    "add" => a(i) + b(i),
+                    "sub" => a(i) - b(i),
+                    "mul" => a(i) * b(i),
+                    // The SFPU's integer ops work on the 32 bits of each datum.
+                    other if crate::sfpu_ref::INT_OPS.contains(&other) => {
+                        let y = crate::sfpu_ref::int_value(other, raw32(ins[0].0, ins[0].1, i))
+                            .unwrap_or(0);
+                        if out_f.bytes() == 4 {
+                            out.extend_from_slice(&y.to_le_bytes());
+                            continue;
+                        }
+                        f64::from(y as i32)
+                    }
+                    other => match crate::sfpu_ref::value(other, &a, n, i) {
+                        // BF16 bits as the packer writes them (an f64 detour would
+                        // quiet a signalling NaN).
+                        Some(h) if out_f == Format::Bf16 => {
+                            out.extend_from_slice(&crate::sfpu_ref::packed(h).to_le_bytes());
+                            continue;
+                        }
+                        Some(h) => f64::from(f32::from_bits(u32::from(h) << 16)),
+                        None => f64::NAN,
+                    },
+                };
+                encode(out_f, v, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// `BHEMU_RUN_DUMP=DIR`: each output tile's bytes and its reference are written to
+/// `DIR/NAME.TILE.{got,want}.bin` for diagnosing a difference; failures to write are ignored
+/// (diagnostics only, the verdict is unaffected).
+pub(super) fn dump_for_diagnosis(name: &str, tile: usize, got: &[u8], want: &[u8]) {
+    if let Some(dir) = std::env::var_os("BHEMU_RUN_DUMP") {
+        let dir = Path::new(&dir);
+        let _ = std::fs::write(dir.join(format!("{name}.{tile}.got.bin")), got);
+        let _ = std::fs::write(dir.join(format!("{name}.{tile}.want.bin")), want);
+    }
+}
+
+/// `add`/`sub`/`mul`/`matmul` of bf16 tiles as the Matrix Unit computes them into `Dst` and the
+/// packer writes them out (`run_reference`), tile by tile (32x32, four row-major 16x16 faces).
+pub(super) fn matrix_unit_reference(
+    r: &Reference,
+    ins: &[(Format, &[u8])],
+    n: usize,
+    math: Math,
+) -> Vec<u8> {
+    let h = |k: usize, i: usize| u16::from_le_bytes([ins[k].1[2 * i], ins[k].1[2 * i + 1]]);
+    let mut out = Vec::with_capacity(2 * n);
+    for i in 0..n {
+        let v = match r.op.as_str() {
+            "add" => model::elw_add(math, h(0, i), h(1, i), false),
+            "sub" => model::elw_add(math, h(0, i), h(1, i), true),
+            "mul" => model::elw_mul(math, h(0, i), h(1, i)),
+            _ => {
+                // Block b of the output, tile o of it (row-major M x N), datum e of the tile.
+                let [mt, kt, nt] = math.mkn;
+                let (b, o, e) = (i / (1024 * mt * nt), i / 1024 % (mt * nt), i % 1024);
+                let (tr, tc) = (o / nt, o % nt);
+                let (row, col) = ((e / 512) * 16 + (e % 256) / 16, (e / 256 % 2) * 16 + e % 16);
+                let a0 = b * mt * kt * 1024;
+                let b0 = b * kt * nt * 1024;
+                model::matmul_datum(
+                    math,
+                    kt,
+                    |k, x| h(0, a0 + (tr * kt + k) * 1024 + tile_index(row, x)),
+                    |k, x| h(1, b0 + (k * nt + tc) * 1024 + tile_index(x, col)),
+                )
+            }
+        };
+        out.extend_from_slice(&model::pack_to_bf16(v).to_le_bytes());
+    }
+    out
+}
+
+/// Distance in units of the last place between two values of `f` (bit patterns ordered as
+/// sign-magnitude integers).
+pub(super) fn ulp_distance(f: Format, a: &[u8], b: &[u8]) -> u64 {
+    let ordered = |bits: u64, width: u32| -> i64 {
+        let sign = 1u64 << (width - 1);
+        if bits & sign != 0 {
+            -((bits & (sign - 1)) as i64)
+        } else {
+            bits as i64
+        }
+    };
+    match f {
+        Format::Bf16 => {
+            let x = ordered(u64::from(u16::from_le_bytes([a[0], a[1]])), 16);
+            let y = ordered(u64::from(u16::from_le_bytes([b[0], b[1]])), 16);
+            x.abs_diff(y)
+        }
+        Format::Fp32 => {
+            let x = ordered(u64::from(u32::from_le_bytes([a[0], a[1], a[2], a[3]])), 32);
+            let y = ordered(u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])), 32);
+            x.abs_diff(y)
+        }
+        _ => u64::from(a != b),
+    }
+}
+
+/// Pearson correlation of two equally long series (1 when both are constant and equal).
+pub(super) fn pcc(x: &[f64], y: &[f64]) -> f64 {
+    // Over the pairs where both values are finite: NaN and infinity have no place in a
+    // correlation; bit-exactness and the ulp distance still judge them.
+    let (x, y): (Vec<f64>, Vec<f64>) = x
+        .iter()
+        .zip(y)
+        .filter(|(a, b)| a.is_finite() && b.is_finite())
+        .map(|(a, b)| (*a, *b))
+        .unzip();
+    let n = x.len() as f64;
+    if x.is_empty() {
+        return 1.0;
+    }
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (a, b) in x.iter().zip(&y) {
+        sxy += (a - mx) * (b - my);
+        sxx += (a - mx) * (a - mx);
+        syy += (b - my) * (b - my);
+    }
+    if sxx == 0.0 || syy == 0.0 {
+        return if x == y { 1.0 } else { 0.0 };
+    }
+    sxy / (sxx * syy).sqrt()
+}
+
+#[derive(serde::Serialize)]
+pub(super) struct Verdict {
+    pub(super) name: String,
+    pub(super) reference: String,
+    pub(super) bit_exact: bool,
+    pub(super) max_ulp: Option<u64>,
+    pub(super) pcc: f64,
+    pub(super) mismatched_tiles: usize,
+}

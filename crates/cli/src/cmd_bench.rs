@@ -26,7 +26,8 @@ pub enum BenchCommand {
     },
     /// ns per tile-clock and simulated MHz of the whole chip on the real firmware: boot on
     /// 140 tiles; the spin kernel (a 7-instruction loop per BRISC, the other cores in the
-    /// firmware's idle loops) on 1, 14 and 140 tiles; the NoC multicast kernel on 140 tiles.
+    /// firmware's idle loops) on 1, 14 and 140 tiles; the NoC multicast kernel on 140 tiles;
+    /// the kit's add, matmul and block-matmul programs on 140 tiles.
     Chip(ChipBenchArgs),
     /// SFPU (Vector Unit) instructions per second of host time on a kernel-like mix (loads,
     /// MADs, integer and bit operations, lane predication, conversions, a swap, stores): the
@@ -59,7 +60,10 @@ pub struct ChipBenchArgs {
     /// The kernels of examples/kernels, built by `scripts/build-kernels.sh`.
     #[arg(long, value_name = "DIR", default_value = "target/kernels")]
     kernels: PathBuf,
-    /// Which workloads: all, boot, spin, multicast.
+    /// The kernel kit's output, built by `scripts/kernel-kit/build.sh` (the compute workload).
+    #[arg(long, value_name = "DIR", default_value = "target/kernel-kit")]
+    kit: PathBuf,
+    /// Which workloads: all, boot, spin, multicast, compute.
     #[arg(long, default_value = "all")]
     workload: String,
     /// Iterations of the spin loop per BRISC.
@@ -159,9 +163,9 @@ fn bench_chip(a: &ChipBenchArgs) -> Result<ExitCode, CliError> {
     let fw = Firmware::load(&a.firmware)
         .map_err(|e| cerr(format!("{e} (fetch it with scripts/fetch-ttnn.sh)")))?;
     let all = a.workload == "all";
-    if !all && !["boot", "spin", "multicast"].contains(&a.workload.as_str()) {
+    if !all && !["boot", "spin", "multicast", "compute"].contains(&a.workload.as_str()) {
         return Err(cerr(format!(
-            "unknown workload `{}` (all, boot, spin, multicast)",
+            "unknown workload `{}` (all, boot, spin, multicast, compute)",
             a.workload
         )));
     }
@@ -203,7 +207,44 @@ fn bench_chip(a: &ChipBenchArgs) -> Result<ExitCode, CliError> {
         }
         launch_measured(&mut chip, &k, "multicast", 1_000_000)?;
     }
+    if all || a.workload == "compute" {
+        bench_compute(a)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The kit's tt-metal compute programs (reader → compute → writer through the real firmware)
+/// on all 140 tiles, as `bhemu run` runs them (its schedule); the figures are the launch's
+/// (boot and checks excluded, wall time), and the outputs must stay bit-exact.
+fn bench_compute(a: &ChipBenchArgs) -> Result<(), CliError> {
+    for (label, program) in [
+        ("compute add", "add.toml"),
+        ("compute matmul", "matmul.toml"),
+        ("compute matmul_block", "matmul_block.toml"),
+    ] {
+        let args = crate::cmd_run::RunArgs {
+            program: Path::new("examples/kernels/programs").join(program),
+            json: true,
+            kit: Some(a.kit.clone()),
+            firmware: Some(a.firmware.clone()),
+            tiles: Some("all".into()),
+            trace: Default::default(),
+            hazards: Default::default(),
+            gdb: None,
+            gdb_tiles: None,
+        };
+        let o = crate::cmd_run::execute(&args).map_err(|e| {
+            cerr(format!(
+                "{label}: {} (build the kit with scripts/kernel-kit/build.sh)",
+                e.0
+            ))
+        })?;
+        if !o.bit_exact() {
+            return Err(cerr(format!("{label}: the outputs are not bit-exact")));
+        }
+        print_phase(label, o.tiles, &o.run, None);
+    }
+    Ok(())
 }
 
 fn coords(chip: &Chip) -> Vec<(u8, u8)> {

@@ -93,6 +93,9 @@ pub struct RunArgs {
     /// Firmware directory, flat or tt-metal's per-core layout (overrides `firmware`).
     #[arg(long, value_name = "DIR")]
     pub firmware: Option<PathBuf>,
+    /// Tiles to run on, `all`, `p100`, a count or `x,y;x,y...` (overrides `tiles`).
+    #[arg(long, value_name = "TILES")]
+    pub tiles: Option<String>,
     #[command(flatten)]
     pub trace: crate::trace_args::TraceArgs,
     #[command(flatten)]
@@ -199,7 +202,54 @@ fn load_kernel(
     ))
 }
 
+/// What one `bhemu run` did, for the report (and for `bhemu bench chip --workload compute`).
+pub struct Outcome {
+    p: Program,
+    names: Vec<String>,
+    /// Tiles the program ran on.
+    pub tiles: usize,
+    boot_cycles: u64,
+    /// The launch: simulated cycles, wall time, whether every tile finished.
+    pub run: host::RunReport,
+    /// Boot, launch and checks.
+    pub wall: Duration,
+    verdicts: Vec<Verdict>,
+    stuck: Vec<String>,
+    hazards: (Vec<bhemu_chip::hazards::TileHazard>, u64),
+}
+
+impl Outcome {
+    /// Every output compared bit-exact with its reference.
+    pub fn bit_exact(&self) -> bool {
+        self.run.finished && self.verdicts.iter().all(|v| v.bit_exact)
+    }
+}
+
 pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
+    let o = execute(&a)?;
+    report(
+        &a,
+        &o.p,
+        &o.names,
+        o.tiles,
+        o.boot_cycles,
+        &o.run,
+        o.wall,
+        &o.verdicts,
+        &o.stuck,
+        &o.hazards,
+    )?;
+    Ok(if !o.run.finished {
+        ExitCode::from(EXIT_CYCLE_LIMIT)
+    } else if o.verdicts.iter().any(|v| !v.bit_exact) {
+        ExitCode::from(EXIT_MISMATCH)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Boots, launches and checks the program of `a`; reports nothing.
+pub fn execute(a: &RunArgs) -> Result<Outcome, CliError> {
     let text = std::fs::read_to_string(&a.program)
         .map_err(|e| CliError::new(format!("{}: {e}", a.program.display())))?;
     let p: Program = toml::from_str(&text).map_err(|e| {
@@ -219,6 +269,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
     }
     if let Some(f) = &a.firmware {
         p.firmware = f.clone();
+    }
+    if let Some(t) = &a.tiles {
+        p.tiles = t.clone();
     }
 
     // Kernels.
@@ -524,24 +577,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         }
     }
     let wall = t0.elapsed();
-    report(
-        &a,
-        &p,
-        &names,
-        coords.len(),
-        boot.cycles,
-        &r,
+    Ok(Outcome {
+        p,
+        names,
+        tiles: coords.len(),
+        boot_cycles: boot.cycles,
+        run: r,
         wall,
-        &verdicts,
-        &stuck,
-        &hazards,
-    )?;
-    Ok(if !r.finished {
-        ExitCode::from(EXIT_CYCLE_LIMIT)
-    } else if verdicts.iter().any(|v| !v.bit_exact) {
-        ExitCode::from(EXIT_MISMATCH)
-    } else {
-        ExitCode::SUCCESS
+        verdicts,
+        stuck,
+        hazards,
     })
 }
 

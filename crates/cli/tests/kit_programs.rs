@@ -918,3 +918,30 @@ fn kit_programs_raise_no_dst_hazard() {
         assert_eq!(v["outputs"][0]["bit_exact"], true, "{name}: {out}");
     }
 }
+
+/// `bhemu run --tiles` overrides the program's `tiles`: the copy runs on the two tiles named,
+/// each with its own inputs, and stays bit-exact.
+#[test]
+fn run_tiles_option_overrides_the_programs_tiles() {
+    let Some(kit) = kit() else { return };
+    let o = Command::new(env!("CARGO_BIN_EXE_bhemu"))
+        .arg("run")
+        .arg(program("dataflow_copy.toml"))
+        .arg("--kit")
+        .arg(&kit)
+        .arg("--firmware")
+        .arg(root().join(".cache/ttnn/firmware/blackhole-140"))
+        .args(["--tiles", "1,2;3,4", "--json"])
+        .output()
+        .expect("run bhemu");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = json_of(&out);
+    assert_eq!(v["tiles"], 2, "{out}");
+    assert_eq!(v["outputs"][0]["bit_exact"], true, "{out}");
+}

@@ -46,6 +46,6 @@ mod tests {
     fn gdb_tiles_option_errors_name_the_option() {
         assert_eq!(parse_tiles("1,2;3,4").ok(), Some(vec![(1, 2), (3, 4)]));
         let e = parse_tiles("1-2").err().map(|e| e.0).unwrap_or_default();
-        assert_eq!(e, "--gdb-tiles: `1-2` is not x,y");
+        assert_eq!(e, "--gdb-tiles: tile '1-2': expected x,y");
     }
 }

@@ -38,18 +38,13 @@ pub fn harts_of(tiles: &[(u8, u8)]) -> Vec<HartRef> {
         .collect()
 }
 
-/// Parses a tile list `x,y;x,y...` (`--gdb-tiles`, `BHEMU_GDB_TILES`); `what` names the
-/// option in the error.
+/// Parses a tile list (`--gdb-tiles`, `BHEMU_GDB_TILES`) as `--tiles` does
+/// ([`bhemu_chip::grid::parse_tiles`]: `x,y;x,y...`, `all`, `p100`, N; every coordinate a
+/// Tensix tile); `what` names the option in the error.
 pub fn parse_tiles(what: &str, s: &str) -> Result<Vec<(u8, u8)>, GdbError> {
-    s.split(';')
-        .filter(|p| !p.trim().is_empty())
-        .map(|p| {
-            let bad = || GdbError(format!("{what}: `{p}` is not x,y"));
-            let (x, y) = p.split_once(',').ok_or_else(bad)?;
-            let n = |v: &str| v.trim().parse::<u8>().map_err(|_| bad());
-            Ok((n(x)?, n(y)?))
-        })
-        .collect()
+    bhemu_chip::grid::parse_tiles(s)
+        .map(|v| v.into_iter().map(|n| (n.x, n.y)).collect())
+        .map_err(|e| GdbError(format!("{what}: {}", e.message)))
 }
 
 /// How a session ended.
@@ -145,7 +140,14 @@ mod tests {
             Some(vec![(1, 2), (3, 4)])
         );
         let e = parse_tiles("--gdb-tiles", "1-2").err().map(|e| e.0);
-        assert_eq!(e.as_deref(), Some("--gdb-tiles: `1-2` is not x,y"));
+        assert_eq!(e.as_deref(), Some("--gdb-tiles: tile '1-2': expected x,y"));
+        let e = parse_tiles("--gdb-tiles", "8,2").err().map(|e| e.0);
+        assert_eq!(
+            e.as_deref(),
+            Some(
+                "--gdb-tiles: tile (8,2) is not a Tensix tile (translated x 1-7 or 10-16, y 2-11)"
+            )
+        );
     }
 
     /// Thread ids follow the tile order, then BRISC, NCRISC, TRISC0-2.

@@ -9,9 +9,10 @@
 #      .cache/bhemu-sim): DIR/libttsim.so + DIR/soc_descriptor.yaml;
 #   5. builds the slow-dispatch BRISC kernel examples/kernels/noc_stamp.c (scripts/build-kernels.sh,
 #      needs Debian's gcc-riscv64-unknown-elf, which scripts/test.sh installs);
-#   6. runs tests/umd/acceptance.py with the venv's python; extra arguments are passed to it.
+#   6. runs tests/umd/acceptance.py with the venv's python; extra arguments are passed to it;
+#   7. runs tests/umd/spin_bench.py on the spin kernel (examples/kernels/spin.c), 2000 iterations.
 #
-# Exit status: that of acceptance.py (0 = every check passed), or non-zero if a setup step failed.
+# Exit status: 0 when both scripts passed every check, non-zero if one failed or a setup step did.
 # Honours CARGO_TARGET_DIR.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -39,4 +40,9 @@ kdir="$tdir/kernels-umd"
 bash scripts/build-kernels.sh "$kdir" >/dev/null
 
 log "running tests/umd/acceptance.py"
-exec "$PY" tests/umd/acceptance.py "$sim/libttsim.so" "$fw" --kernel "$kdir/noc_stamp.elf" "$@"
+"$PY" tests/umd/acceptance.py "$sim/libttsim.so" "$fw" --kernel "$kdir/noc_stamp.elf" "$@"
+
+# A long kernel through tt-umd (one clock per read): the spin workload, kept short here; run
+# tests/umd/spin_bench.py with the default 100000 iterations for the figure in the README.
+log "running tests/umd/spin_bench.py (2000 iterations)"
+(cd tests/umd && BHEMU_STATS=1 "$PY" spin_bench.py "$sim/libttsim.so" "$fw" "$kdir/spin.elf" --iterations 2000)

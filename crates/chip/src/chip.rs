@@ -75,6 +75,12 @@ pub struct Chip {
     due: Vec<u64>,
     /// Fast schedule, per tile: its coprocessor may have work.
     cp_busy: Vec<bool>,
+    /// Fast schedule: at most the least of `due` (lowered with it), so a cycle before it with
+    /// no coprocessor busy skips the per-tile loops: with the host clocking one cycle per
+    /// read (libttsim), those loops were most of an idle chip's cycle.
+    earliest: u64,
+    /// Fast schedule: true whenever some `cp_busy` is.
+    any_busy: bool,
     /// Some L1 was written during the last cycle (see [`Chip::run_until_l1`]).
     l1_written: bool,
     /// Fast schedule: the last cycle visited no tile and no coprocessor.
@@ -91,6 +97,7 @@ pub struct Chip {
 struct Ends<'a> {
     tiles: &'a mut [Tile],
     due: &'a mut [u64],
+    earliest: &'a mut u64,
     l1_written: &'a mut bool,
     endpoints: &'a [Endpoint],
     dram: &'a mut Dram,
@@ -247,6 +254,7 @@ impl NocEndpoints for Ends<'_> {
         if let Endpoint::Tile(i) = ep {
             if let Some(d) = self.due.get_mut(usize::from(i)) {
                 *d = 0;
+                *self.earliest = 0;
             }
             *self.l1_written = true;
         }
@@ -305,6 +313,8 @@ impl Chip {
             schedule: Schedule::from_env()?,
             due: vec![0; n_tiles],
             cp_busy: vec![true; n_tiles],
+            earliest: 0,
+            any_busy: true,
             l1_written: false,
             quiet: false,
             tracer: None,
@@ -387,11 +397,15 @@ impl Chip {
     fn touch_all(&mut self) {
         self.due.fill(0);
         self.cp_busy.fill(true);
+        self.earliest = 0;
+        self.any_busy = true;
     }
     fn touch(&mut self, i: usize) {
         if let (Some(d), Some(c)) = (self.due.get_mut(i), self.cp_busy.get_mut(i)) {
             *d = 0;
             *c = true;
+            self.earliest = 0;
+            self.any_busy = true;
         }
     }
     fn tile_index(&self, x: u8, y: u8) -> Option<usize> {
@@ -463,11 +477,10 @@ impl Chip {
     /// most to `end`. The skipped cycles are exactly those the reference schedule spends in
     /// parked loops and private instructions the fast schedule has already accounted for.
     fn skip_quiet(&mut self, end: u64) {
-        if !self.quiet || !self.noc.idle() || self.cp_busy.iter().any(|&b| b) {
+        if !self.quiet || !self.noc.idle() || self.any_busy {
             return;
         }
-        let due = self.due.iter().copied().min().unwrap_or(u64::MAX);
-        let to = due.min(end);
+        let to = self.earliest.min(end);
         if to > self.cycle {
             self.cycle = to;
         }
@@ -515,13 +528,17 @@ impl Chip {
                 for t in &mut self.tiles {
                     t.submit_requests(&mut self.noc);
                 }
+                self.earliest = self.due.iter().copied().min().unwrap_or(u64::MAX);
+                self.any_busy = self.cp_busy.iter().any(|&b| b);
                 let (w, q) = r.map_err(|e| e.at_cycle(now))?;
                 written = w;
                 quiet = q;
             }
+            Schedule::Fast if self.earliest > now && !self.any_busy => {}
             Schedule::Fast => {
                 // Tiles whose cores are all parked, ahead of the clock or stopped are skipped
                 // with one compare each.
+                let mut earliest = u64::MAX;
                 let tiles = self
                     .tiles
                     .iter_mut()
@@ -535,9 +552,15 @@ impl Chip {
                         written |= t.l1_writes() != w;
                         *due = t.next_due(now);
                         *busy |= t.coprocessor_busy();
-                        r?;
+                        if let Err(e) = r {
+                            self.earliest = 0;
+                            self.any_busy = true;
+                            return Err(e);
+                        }
                     }
+                    earliest = earliest.min(*due);
                 }
+                let mut any_busy = false;
                 let tiles = self
                     .tiles
                     .iter_mut()
@@ -550,12 +573,20 @@ impl Chip {
                         let r = t.step_coprocessor(now);
                         written |= t.l1_writes() != w;
                         *busy = t.coprocessor_busy();
+                        any_busy |= *busy;
                         // The coprocessor's effects (a freed FIFO slot, an L1 write) may
                         // concern cores: look at the tile next cycle.
                         *due = (*due).min(now + 1);
-                        r?;
+                        earliest = earliest.min(*due);
+                        if let Err(e) = r {
+                            self.earliest = 0;
+                            self.any_busy = true;
+                            return Err(e);
+                        }
                     }
                 }
+                self.earliest = earliest;
+                self.any_busy = any_busy;
             }
         }
         if self.schedule == Schedule::Reference {
@@ -572,6 +603,7 @@ impl Chip {
             let mut ends = Ends {
                 tiles: &mut self.tiles,
                 due: &mut self.due,
+                earliest: &mut self.earliest,
                 l1_written: &mut self.l1_written,
                 endpoints: &self.endpoints,
                 dram: &mut self.dram,
@@ -730,8 +762,13 @@ impl Chip {
         buf: &mut [u8],
     ) -> Result<(), ChipError> {
         let (id, ep) = self.host_endpoint(noc, x, y)?;
+        // Reading L1 changes nothing a core could notice (parked and run-ahead cores never
+        // change L1 privately), so the fast schedule need not look at the tile again; other
+        // reads (registers, mailboxes, PC buffers) may have effects.
         if let Endpoint::Tile(i) = ep {
-            self.touch(usize::from(i));
+            if !plain_l1(addr, buf.len()) {
+                self.touch(usize::from(i));
+            }
         }
         let now = self.cycle;
         let r = match (ep, niu_word(addr, buf.len())) {
@@ -794,8 +831,16 @@ impl Chip {
     pub fn write_l1(&mut self, x: u8, y: u8, addr: u64, data: &[u8]) -> Result<(), ChipError> {
         self.tile_or_err(x, y)?.write_l1(addr, data)
     }
+    /// Host read of L1 of tile (x, y); like [`Chip::host_read`] of L1, it leaves the fast
+    /// schedule's bookkeeping alone.
     pub fn read_l1(&mut self, x: u8, y: u8, addr: u64, buf: &mut [u8]) -> Result<(), ChipError> {
-        self.tile_or_err(x, y)?.read_l1(addr, buf)
+        match self.tile(x, y) {
+            Some(t) => t.read_l1(addr, buf),
+            None => Err(ChipError::new(
+                ErrorKind::InvalidInput,
+                format!("no enabled Tensix tile at ({x},{y})"),
+            )),
+        }
     }
     /// Host write of a tile register reachable over the NoC (e.g. soft reset `0xFFB1_21B0`).
     pub fn write_reg(&mut self, x: u8, y: u8, addr: u32, value: u32) -> Result<(), ChipError> {
@@ -806,6 +851,12 @@ impl Chip {
         let now = self.cycle;
         self.tile_or_err(x, y)?.read_reg(addr, now)
     }
+}
+
+/// `len` bytes at `addr` lie in a tile's L1.
+fn plain_l1(addr: u64, len: usize) -> bool {
+    addr.checked_add(len as u64)
+        .is_some_and(|end| end <= u64::from(crate::tile::L1_SIZE))
 }
 
 /// A host access's error: kind, sentence, the tile (for tiles) and the cycle.

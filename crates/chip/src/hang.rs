@@ -67,9 +67,11 @@ pub fn tensix_thread_line(cp: &Coprocessor, t: usize) -> Option<String> {
 }
 
 /// The NoC side of a core's last load when it read an NIU counter: what a barrier polls.
+/// None when that load is older than [`SPIN_CYCLES`]: the core has moved on (a long
+/// computation, or a loop on its own state; see [`spin_note`]).
 pub fn noc_poll_note(chip: &Chip, t: &Tile, m: &MmioAccess) -> Option<String> {
     use bhemu_noc::regs::counter as c;
-    if m.write {
+    if m.write || m.cycle + SPIN_CYCLES < chip.cycle() {
         return None;
     }
     let (noc, off) = bhemu_noc::decode_niu_address(m.addr)?;
@@ -122,13 +124,13 @@ fn unanswered_counts(u: &bhemu_noc::Unanswered) -> String {
 pub fn spin_note(last: Option<&MmioAccess>, now: u64) -> Option<String> {
     match last {
         Some(m) if m.cycle + SPIN_CYCLES < now => Some(format!(
-            "touched no memory-mapped register since cycle {} (last: {} {}): it loops on its own state and cannot finish",
+            "touched no memory-mapped register since cycle {} (last: {} {}): it runs on its own state, so nothing outside the core can end its loop",
             m.cycle,
             if m.write { "store to" } else { "load from" },
             mmio_names::describe(m.addr)
         )),
         None if now > SPIN_CYCLES => Some(
-            "never touched a memory-mapped register: it loops on its own state and cannot finish"
+            "never touched a memory-mapped register: it runs on its own state, so nothing outside the core can end its loop"
                 .to_string(),
         ),
         _ => None,
@@ -310,7 +312,7 @@ pub(crate) mod chip_tests {
         let s = brisc_stuck_line(&[jal_x0(0)], super::SPIN_CYCLES + 100);
         assert_eq!(
             s,
-            "tile (1,2) BRISC at pc 0x00021000; never touched a memory-mapped register: it loops on its own state and cannot finish"
+            "tile (1,2) BRISC at pc 0x00021000; never touched a memory-mapped register: it runs on its own state, so nothing outside the core can end its loop"
         );
     }
 
@@ -324,6 +326,26 @@ pub(crate) mod chip_tests {
         assert_eq!(
             s,
             "tile (1,2) BRISC at pc 0x00021004; polls NIU0 NIU_MST_WR_ACK_RECEIVED (write acks) (last read 0x0); NIU0 counters: 0 non-posted writes sent, 0 acked; 0 reads sent, 0 responses"
+        );
+    }
+
+    /// A core that read an NIU counter once and then computed for longer than SPIN_CYCLES is
+    /// not named as polling it: the report says it runs on its own state since that read.
+    #[test]
+    fn hang_noc_poll_note_only_while_the_poll_is_recent() {
+        let lui_t0 = 0xFFB2_0000 | (5 << 7) | 0x37; // lui t0, 0xFFB20
+        let lw_t1 = (0x204 << 20) | (5 << 15) | (2 << 12) | (6 << 7) | 0x03; // lw t1, 0x204(t0)
+        let addi_t1 = (1 << 20) | (6 << 15) | (6 << 7) | 0x13; // addi t1, t1, 1
+        let s = brisc_stuck_line(
+            &[lui_t0, lw_t1, addi_t1, jal_x0(-4i32 as u32)],
+            super::SPIN_CYCLES + 100,
+        );
+        assert!(!s.contains("polls NIU0"), "{s}");
+        assert!(
+            s.contains("touched no memory-mapped register since cycle")
+                && s.contains("(last: load from NIU0")
+                && s.ends_with("nothing outside the core can end its loop"),
+            "{s}"
         );
     }
 

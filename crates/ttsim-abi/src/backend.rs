@@ -87,6 +87,10 @@ pub trait SimBackend: Send {
     fn clock(&mut self, cycles: u32) -> Result<u32, BackendError>;
     /// Cycles run since construction.
     fn cycle(&self) -> u64;
+    /// Tiles that step every cycle (Tensix tiles of the chip), for per-tile-clock figures.
+    fn tiles(&self) -> usize {
+        0
+    }
     /// Whether NoC coordinate translation is on; reported in NIU_CFG_0 bit 14
     /// (docs/tt-umd-sim-interface.md §8).
     fn noc_translation_enabled(&self) -> bool {

@@ -279,6 +279,10 @@ impl SimBackend for ChipBackend {
         self.chip.cycle()
     }
 
+    fn tiles(&self) -> usize {
+        self.chip.tiles().len()
+    }
+
     fn noc_translation_enabled(&self) -> bool {
         self.chip.translation_enabled()
     }

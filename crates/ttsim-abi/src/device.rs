@@ -117,6 +117,10 @@ impl Device {
         self.backend.cycle()
     }
 
+    pub fn tiles(&self) -> usize {
+        self.backend.tiles()
+    }
+
     pub fn backend_mut(&mut self) -> &mut dyn SimBackend {
         &mut *self.backend
     }

@@ -31,6 +31,7 @@ use crate::backend::{make_backend, BackendConfig, SimBackend};
 use crate::device::{Device, HostCall};
 use crate::error::{BackendError, ErrorKind, Where};
 use crate::knobs::{Knobs, LogLevel};
+use crate::stats::Stats;
 
 /// `void (*rd)(uint64_t paddr, void *dst, uint32_t size)`; may unwind (C++ exception).
 pub type DmaReadFn = unsafe extern "C-unwind" fn(paddr: u64, dst: *mut c_void, size: u32);
@@ -64,6 +65,8 @@ struct Abi {
     /// callback unwound.
     in_host_calls: bool,
     calls: u64,
+    /// `BHEMU_STATS`: counted from `libttsim_init`, printed at the last `libttsim_exit`.
+    stats: Stats,
 }
 
 static ABI: Mutex<Abi> = Mutex::new(Abi {
@@ -78,6 +81,12 @@ static ABI: Mutex<Abi> = Mutex::new(Abi {
     said: Vec::new(),
     in_host_calls: false,
     calls: 0,
+    stats: Stats {
+        on: false,
+        calls: 0,
+        clock_calls: 0,
+        inside: std::time::Duration::ZERO,
+    },
 });
 
 /// One line to the trace file (`BHEMU_TRACE_FILE`), formatted only when tracing.
@@ -118,7 +127,13 @@ fn step<R>(call: &'static str, fallback: R, resume: bool, f: impl FnOnce(&mut Ab
     match catch_unwind(AssertUnwindSafe(|| {
         let mut g = lock();
         g.enter(call, resume);
-        f(&mut g)
+        if !g.stats.on {
+            return f(&mut g);
+        }
+        let t0 = std::time::Instant::now();
+        let r = f(&mut g);
+        g.stats.inside += t0.elapsed();
+        r
     })) {
         Ok(r) => r,
         Err(p) => {
@@ -172,6 +187,10 @@ impl Abi {
     fn enter(&mut self, call: &'static str, resume: bool) {
         if !resume {
             self.calls += 1;
+            self.stats.calls += 1;
+            if call == "clock" {
+                self.stats.clock_calls += 1;
+            }
         }
         if self.knobs.is_none() {
             self.load_knobs();
@@ -492,6 +511,10 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
     abi.fault = None;
     abi.in_host_calls = false;
     abi.dev = None;
+    abi.stats = Stats {
+        on: k.stats,
+        ..Stats::default()
+    };
     let made = match backend {
         Some(b) => Ok(b),
         None => make_backend(&cfg),
@@ -544,6 +567,10 @@ pub extern "C" fn libttsim_exit() {
             return;
         }
         trace!(abi, ("exit -> exited"));
+        if abi.stats.on {
+            let (cycles, tiles) = abi.dev.as_ref().map_or((0, 0), |d| (d.cycle(), d.tiles()));
+            eprintln!("{}", abi.stats.line(cycles, tiles));
+        }
         abi.dev = None;
         abi.fault = None;
         abi.rd = None;

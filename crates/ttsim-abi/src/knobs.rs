@@ -48,6 +48,10 @@ pub struct Knobs {
     /// (`bhemu_gdb::clocked`, docs/gdb.md) over the harts of `BHEMU_GDB_TILES` (`X,Y;...`,
     /// default `1,2`).
     pub gdb: Option<(u16, Vec<(u8, u8)>)>,
+    /// `BHEMU_STATS=1`: at the last `libttsim_exit`, one line on stderr with the calls made,
+    /// the cycles run and the host time spent inside the library (per tile-clock), which
+    /// separates bhemu's own cost from the client's when timing through tt-umd.
+    pub stats: bool,
 }
 
 impl Knobs {
@@ -125,15 +129,13 @@ impl Knobs {
                 k.timeline = Some((PathBuf::from(v), o));
             }
         }
-        if let Some(v) = get("BHEMU_CHECK_HAZARDS") {
-            match v.trim() {
-                "1" => k.check_hazards = true,
-                "0" | "" => {}
-                _ => problems.push(format!(
-                    "BHEMU_CHECK_HAZARDS={v:?} is not 0 or 1; hazards are not checked"
-                )),
-            }
-        }
+        k.check_hazards = flag(
+            &get,
+            "BHEMU_CHECK_HAZARDS",
+            "hazards are not checked",
+            &mut problems,
+        );
+        k.stats = flag(&get, "BHEMU_STATS", "no statistics", &mut problems);
         if let Some(v) = get("BHEMU_GDB").filter(|v| !v.trim().is_empty()) {
             let tiles = match get("BHEMU_GDB_TILES").filter(|t| !t.trim().is_empty()) {
                 Some(t) => bhemu_gdb::parse_tiles("BHEMU_GDB_TILES", &t).map_err(|e| e.0),
@@ -152,6 +154,24 @@ impl Knobs {
 
     pub fn from_env() -> (Knobs, Vec<String>) {
         Knobs::parse(|name| std::env::var(name).ok())
+    }
+}
+
+/// A 0/1 knob: `1` is on; unset, empty and `0` are off; anything else is off and reported
+/// (`off` says what that means).
+fn flag(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    off: &str,
+    problems: &mut Vec<String>,
+) -> bool {
+    match get(name).as_deref().map(str::trim) {
+        Some("1") => true,
+        None | Some("0") | Some("") => false,
+        Some(v) => {
+            problems.push(format!("{name}={v:?} is not 0 or 1; {off}"));
+            false
+        }
     }
 }
 
@@ -250,6 +270,18 @@ mod tests {
         let (k, p) = parse(&[("BHEMU_CHECK_HAZARDS", "yes")]);
         assert!(!k.check_hazards);
         assert_eq!(p.len(), 1, "{p:?}");
+    }
+
+    #[test]
+    fn stats_knob_is_on_only_for_1() {
+        assert!(parse(&[("BHEMU_STATS", "1")]).0.stats);
+        assert!(!parse(&[]).0.stats);
+        let (k, p) = parse(&[("BHEMU_STATS", "on")]);
+        assert!(!k.stats);
+        assert_eq!(
+            p,
+            vec!["BHEMU_STATS=\"on\" is not 0 or 1; no statistics".to_string()]
+        );
     }
 
     #[test]

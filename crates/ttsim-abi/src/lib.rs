@@ -23,6 +23,7 @@ pub mod error;
 pub mod ffi;
 pub mod iatu;
 pub mod knobs;
+pub mod stats;
 pub mod tlb;
 
 pub use backend::{

@@ -20,6 +20,10 @@ pub(super) struct Ahead {
 
 /// Most cycles a core runs ahead in one go.
 const MAX_AHEAD: u64 = 1 << 22;
+/// Fewest private instructions worth running ahead (see [`Tile::run_ahead`]).
+const MIN_AHEAD: u64 = 64;
+/// Visits a core steps normally after a run ahead shorter than [`MIN_AHEAD`].
+const AHEAD_BACKOFF: u32 = 256;
 
 impl Tile {
     /// The first cycle after `now` at which the fast schedule must visit this tile's cores:
@@ -151,15 +155,30 @@ impl Tile {
     /// it — the PC snapshots — before it is due again) and it is not in the middle of an
     /// idle-loop candidate pass. Anything that could observe or change it first rewinds it to
     /// the exact cycle ([`Tile::sync_ahead`]).
+    ///
+    /// A run shorter than [`MIN_AHEAD`] (a few private instructions between two loads, as in
+    /// an idle loop polling L1) is undone: it saves almost nothing, and its instructions —
+    /// the loop's backward branch among them — would bypass the idle-loop detector, which
+    /// must see every step of a pass to park the core. The core then steps normally for
+    /// [`AHEAD_BACKOFF`] visits before trying again.
     fn run_ahead(&mut self, i: usize, now: u64) {
         let bit = 1u8 << i;
         let slot = &mut self.cores[i];
         if self.awake != bit || slot.det.active || slot.state != CoreState::Running {
             return;
         }
+        if slot.ahead_backoff > 0 {
+            slot.ahead_backoff -= 1;
+            return;
+        }
         let checkpoint = slot.hart.checkpoint();
         let n = slot.hart.run_private(MAX_AHEAD);
         if n == 0 {
+            return;
+        }
+        if n < MIN_AHEAD {
+            slot.hart.restore(&checkpoint);
+            slot.ahead_backoff = AHEAD_BACKOFF;
             return;
         }
         slot.ahead = Some(Ahead {

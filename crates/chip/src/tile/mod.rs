@@ -106,6 +106,8 @@ pub(crate) struct CoreSlot {
     det: park::Detector,
     /// Set while the core has run ahead of the chip's clock (fast schedule).
     ahead: Option<fast::Ahead>,
+    /// Visits left before the core next tries to run ahead, after a run too short to pay.
+    ahead_backoff: u32,
 }
 
 /// Everything of a tile except the harts: what a core's bus borrows.
@@ -177,6 +179,7 @@ impl Tile {
             releases: 0,
             det: park::Detector::default(),
             ahead: None,
+            ahead_backoff: 0,
         };
         let mut csrs = [[0u32; 16]; 5];
         for c in &mut csrs {
@@ -253,6 +256,11 @@ impl Tile {
     /// many times one was woken (including by [`crate::Chip::sync_parked`]).
     pub fn park_counts(&self) -> (u64, u64) {
         (self.parks, self.wakes)
+    }
+    /// The cores the fast schedule steps every cycle (bit i: [`Core::ALL`]`[i]`): not parked,
+    /// not stopped. For diagnostics and benchmarks.
+    pub fn awake_cores(&self) -> u8 {
+        self.awake
     }
     /// The NoC overlay stream registers (circular-buffer counters), for host-side reports.
     pub fn overlay(&self) -> &overlay::Overlay {

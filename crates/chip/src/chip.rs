@@ -91,6 +91,12 @@ pub struct Chip {
     threads: usize,
     /// Cycles the fast schedule spread over host threads so far.
     spread_cycles: u64,
+    /// Host time of the last cycle that visited a tile, as one thread would have spent it
+    /// (measured only with more than one thread): the cost estimate of the next one.
+    last_cycle_ns: u64,
+    /// A cycle is spread only when the last one cost at least this much
+    /// ([`crate::threads::SPREAD_MIN_NS`] unless set).
+    spread_min_ns: u64,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
@@ -320,6 +326,8 @@ impl Chip {
             tracer: None,
             threads: crate::threads::threads_from_env()?,
             spread_cycles: 0,
+            last_cycle_ns: 0,
+            spread_min_ns: crate::threads::SPREAD_MIN_NS,
         })
     }
 
@@ -335,8 +343,8 @@ impl Chip {
         Ok(())
     }
 
-    /// Host threads the fast schedule uses (from `BHEMU_THREADS` at construction, default 1;
-    /// see [`crate::threads`]).
+    /// Host threads the fast schedule uses (from `BHEMU_THREADS` at construction, default the
+    /// machine's cores; see [`crate::threads`]).
     pub fn threads(&self) -> usize {
         self.threads
     }
@@ -349,6 +357,14 @@ impl Chip {
     /// Sets the host thread count (at least 1) between cycles; results do not depend on it.
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.max(1);
+    }
+
+    /// Spreads a cycle over the host threads only when the previous busy cycle took at least
+    /// `ns` nanoseconds of host time ([`crate::threads::SPREAD_MIN_NS`] by default; 0 spreads
+    /// every cycle with enough busy tiles, as the thread-equivalence tests do). Results do not
+    /// depend on it.
+    pub fn set_spread_threshold(&mut self, ns: u64) {
+        self.spread_min_ns = ns;
     }
 
     /// Brings every core the fast schedule has parked up to the current cycle, so that
@@ -492,6 +508,8 @@ impl Chip {
         let now = self.cycle;
         let mut written = false;
         let mut quiet = true;
+        let timer = (self.threads > 1).then(std::time::Instant::now);
+        let mut spread = false;
         match self.schedule {
             Schedule::Reference => {
                 for t in &mut self.tiles {
@@ -504,9 +522,17 @@ impl Chip {
                 }
             }
             Schedule::Fast
-                if crate::threads::worth_spreading(&self.due, &self.cp_busy, now, self.threads) =>
+                if crate::threads::should_spread(
+                    self.threads,
+                    self.last_cycle_ns,
+                    self.spread_min_ns,
+                    &self.due,
+                    &self.cp_busy,
+                    now,
+                ) =>
             {
                 self.spread_cycles += 1;
+                spread = true;
                 let faces = self.noc.tile_faces();
                 let r = if faces.len() == self.tiles.len() {
                     crate::threads::spread_cycle(
@@ -588,6 +614,14 @@ impl Chip {
                 self.earliest = earliest;
                 self.any_busy = any_busy;
             }
+        }
+        if let Some(t0) = timer.filter(|_| !quiet) {
+            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            self.last_cycle_ns = if spread {
+                ns.saturating_mul(self.threads as u64)
+            } else {
+                ns
+            };
         }
         if self.schedule == Schedule::Reference {
             for t in &mut self.tiles {

@@ -10,10 +10,14 @@
 //! loop issues them in (clause 4). The NoC tick, host MMIO and ABI accesses run on the calling
 //! thread between cycles (the barrier).
 //!
-//! Thread count: [`THREADS_ENV`] or `--threads`; default 1 (see [`default_threads`]). Results
-//! and cycle counts do not depend on it (the `schedule_digest` test compares 1, 2 and 4 threads
-//! with the reference schedule). A cycle in which fewer than [`MIN_TILES_PER_THREAD`] tiles per
-//! thread have work runs on the calling thread: spawning costs more than it saves there.
+//! Thread count: [`THREADS_ENV`] or `--threads`; default the machine's cores (see
+//! [`default_threads`]). Results and cycle counts do not depend on it (the `schedule_digest`
+//! test compares 1, 2 and 4 threads with the reference schedule). Whether a cycle is spread is
+//! a host-time decision that changes nothing else: a cycle runs on the calling thread when
+//! fewer than [`MIN_TILES_PER_THREAD`] tiles per thread have work, or when the previous busy
+//! cycle cost less than [`SPREAD_MIN_NS`] of host time — spawning and joining the threads
+//! costs tens of microseconds, more than a whole 140-tile cycle of firmware (≈ 10 µs), but
+//! little against a cycle of 140 busy Matrix Units (hundreds of µs).
 //!
 //! Hooks (trace events, breakpoints) that observe a core's step belong in
 //! [`Tile::step_cores_on`] (per tile, on whichever thread runs it) and must only touch the
@@ -29,13 +33,17 @@ pub const THREADS_ENV: &str = "BHEMU_THREADS";
 /// Fewest tiles with work per thread before a cycle is spread over threads.
 pub const MIN_TILES_PER_THREAD: usize = 8;
 
-/// The thread count when none is given: 1. With a quantum of one cycle (functional timing,
-/// docs/noc-lookahead.md) every spread cycle spawns and joins threads, which on the project's
-/// shared 2-core machine cost far more than the ≈ 15 µs of tile work in a busy 140-tile cycle
-/// (README "Measured figures": boot ≈ 5x slower on 2 threads). Ask for threads explicitly
-/// (`--threads N`, `BHEMU_THREADS`, or [`machine_threads`]) where cores are free.
+/// Least host time (ns) the previous busy cycle must have cost, on one thread, before the next
+/// is spread: with a quantum of one cycle (functional timing, docs/noc-lookahead.md) every
+/// spread cycle spawns and joins scoped threads (tens of µs), so only heavy cycles gain.
+pub const SPREAD_MIN_NS: u64 = 200_000;
+
+/// The thread count when none is given: the machine's cores ([`machine_threads`]). Cheap
+/// cycles stay on the calling thread ([`SPREAD_MIN_NS`]), so light workloads (boot, idle
+/// loops, polling through tt-umd) run as with one thread, and heavy ones (many busy
+/// coprocessors) use the cores.
 pub fn default_threads() -> usize {
-    1
+    machine_threads()
 }
 
 /// The machine's cores (`std::thread::available_parallelism`), 1 if unknown.
@@ -111,6 +119,20 @@ fn tile_cycle(
         out.cp_err = r.err();
     }
     out
+}
+
+/// Whether to spread cycle `now` over `threads` threads: more than one thread, the previous
+/// busy cycle cost at least `min_ns` of host time (`last_ns`, as one thread would spend it),
+/// and enough tiles have work ([`worth_spreading`]).
+pub(crate) fn should_spread(
+    threads: usize,
+    last_ns: u64,
+    min_ns: u64,
+    due: &[u64],
+    busy: &[bool],
+    now: u64,
+) -> bool {
+    threads > 1 && last_ns >= min_ns && worth_spreading(due, busy, now, threads)
 }
 
 /// Whether cycle `now` has enough tiles with work to be worth `threads` threads.
@@ -218,6 +240,22 @@ mod tests {
         send::<Tile>();
         send::<crate::Chip>();
         send::<TileNoc<'static>>();
+    }
+
+    #[test]
+    fn cheap_cycles_stay_on_one_thread() {
+        let due = vec![0u64; 4 * MIN_TILES_PER_THREAD];
+        let busy = vec![false; 4 * MIN_TILES_PER_THREAD];
+        let s = |threads, last| should_spread(threads, last, SPREAD_MIN_NS, &due, &busy, 5);
+        assert!(!s(2, SPREAD_MIN_NS - 1), "a cheap previous cycle");
+        assert!(s(2, SPREAD_MIN_NS), "a heavy previous cycle");
+        assert!(s(4, u64::MAX));
+        assert!(!s(1, u64::MAX), "one thread");
+        assert!(should_spread(2, 0, 0, &due, &busy, 5), "threshold 0");
+        assert!(
+            !should_spread(2, u64::MAX, 0, &due[..3], &busy[..3], 5),
+            "too few tiles with work"
+        );
     }
 
     #[test]

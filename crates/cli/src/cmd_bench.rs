@@ -72,7 +72,7 @@ pub struct ChipBenchArgs {
     /// reference or fast (default `BHEMU_SCHEDULE`, else fast).
     #[arg(long, value_name = "NAME")]
     schedule: Option<String>,
-    /// Host threads of the fast schedule (a count or `cores`; default `BHEMU_THREADS`, else 1).
+    /// Host threads of the fast schedule (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
     #[arg(long, value_name = "N")]
     threads: Option<String>,
 }
@@ -232,6 +232,7 @@ fn bench_compute(a: &ChipBenchArgs) -> Result<(), CliError> {
             hazards: Default::default(),
             gdb: None,
             gdb_tiles: None,
+            threads: a.threads.clone(),
         };
         let o = crate::cmd_run::execute(&args).map_err(|e| {
             cerr(format!(

@@ -87,7 +87,7 @@ pub struct BootArgs {
     #[arg(long, value_name = "TILES", requires = "gdb")]
     pub gdb_tiles: Option<String>,
     /// Host threads the fast schedule spreads tiles over; results do not depend on it
-    /// (a count or `cores`; default `BHEMU_THREADS`, else 1).
+    /// (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<String>,
 }

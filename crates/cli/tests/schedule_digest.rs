@@ -107,6 +107,9 @@ fn run(
     let mut chip = Chip::new(&ChipConfig::default()).expect("chip");
     chip.set_schedule(schedule).expect("schedule");
     chip.set_threads(threads);
+    // Spread every cycle with enough busy tiles, however cheap: the point is to exercise the
+    // threads (by default only cycles costing SPREAD_MIN_NS of host time are spread).
+    chip.set_spread_threshold(0);
     let mut phases = Vec::new();
     let r = host::boot(&mut chip, fw, 200_000, &mut |_| {}).expect("boot");
     assert!(r.finished, "{schedule:?}: boot did not finish");

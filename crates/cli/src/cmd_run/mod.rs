@@ -107,6 +107,10 @@ pub struct RunArgs {
     /// Tiles whose harts gdb sees, `x,y;x,y...` (default: the program's tiles).
     #[arg(long, value_name = "TILES", requires = "gdb")]
     pub gdb_tiles: Option<String>,
+    /// Host threads the fast schedule spreads heavy cycles over; results do not depend on it
+    /// (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<String>,
 }
 
 fn err(e: impl std::fmt::Display) -> CliError {
@@ -390,6 +394,9 @@ pub fn execute(a: &RunArgs) -> Result<Outcome, CliError> {
         ..ChipConfig::default()
     })
     .map_err(err)?;
+    if let Some(n) = &a.threads {
+        chip.set_threads(bhemu_chip::threads::parse_threads(n).map_err(err)?);
+    }
     let t0 = Instant::now();
     let boot = host::boot(
         &mut chip,

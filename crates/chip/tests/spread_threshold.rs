@@ -1,0 +1,87 @@
+//! Host threads spread only cycles heavy enough to pay for the threads
+//! (`bhemu_chip::threads::SPREAD_MIN_NS`, the rule itself is unit-tested in `threads.rs`); with
+//! the threshold at 0 every cycle with enough busy tiles is spread. Either way the chip ends in
+//! the same state as on one thread.
+use bhemu_chip::{grid, Chip, ChipConfig};
+use bhemu_isa::riscv::{encode, BranchOp, ImmOp, Insn, StoreOp};
+
+const T0: u8 = 5;
+const S0: u8 = 8;
+
+/// Stores a countdown from 300 at 0x20000 every pass (a store per pass keeps the core from
+/// running ahead, so its tile is busy every cycle), then loops forever on `j .`.
+fn program() -> Vec<u8> {
+    let p = [
+        Insn::Lui {
+            rd: T0,
+            imm: 0x20000,
+        },
+        Insn::OpImm {
+            op: ImmOp::Addi,
+            rd: S0,
+            rs1: 0,
+            imm: 300,
+        },
+        Insn::Store {
+            op: StoreOp::Sw,
+            rs1: T0,
+            rs2: S0,
+            offset: 0,
+        },
+        Insn::OpImm {
+            op: ImmOp::Addi,
+            rd: S0,
+            rs1: S0,
+            imm: -1,
+        },
+        Insn::Branch {
+            op: BranchOp::Bne,
+            rs1: S0,
+            rs2: 0,
+            offset: -8,
+        },
+        Insn::Jal { rd: 0, offset: 0 },
+    ];
+    p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
+}
+
+fn run(threads: usize, threshold: Option<u64>) -> (bhemu_chip::ChipDigest, u64) {
+    let mut c = Chip::new(&ChipConfig {
+        tiles: grid::parse_tiles("32").expect("tiles"),
+        ..ChipConfig::default()
+    })
+    .expect("chip");
+    c.set_threads(threads);
+    if let Some(ns) = threshold {
+        c.set_spread_threshold(ns);
+    }
+    let xy: Vec<(u8, u8)> = c.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
+    for (x, y) in xy {
+        c.write_l1(x, y, 0, &program()).expect("program");
+        c.write_reg(x, y, 0xFFB1_21B0, 0x47000)
+            .expect("release BRISC");
+    }
+    c.clock(1000).expect("run");
+    (c.digest().expect("digest"), c.spread_cycles())
+}
+
+/// Whether a cycle is spread depends on host time (how long the previous one took), so the
+/// count of spread cycles is not deterministic; the chip's state is.
+#[test]
+fn spreading_by_host_time_leaves_the_result_alone() {
+    let (one, none) = run(1, None);
+    assert_eq!(none, 0, "one thread never spreads");
+    let (two, _) = run(2, None);
+    assert_eq!(one.first_difference(&two), None);
+}
+
+#[test]
+fn threshold_zero_spreads_every_busy_cycle_with_the_same_result() {
+    let (one, _) = run(1, None);
+    let (two, spread) = run(2, Some(0));
+    assert!(
+        spread >= 600,
+        "{spread} cycles spread of about 900 busy ones"
+    );
+    assert_eq!(one.first_difference(&two), None);
+}

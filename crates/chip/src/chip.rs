@@ -509,7 +509,7 @@ impl Chip {
         let mut written = false;
         let mut quiet = true;
         let timer = (self.threads > 1).then(std::time::Instant::now);
-        let mut spread = false;
+        let mut spread_ns = None;
         match self.schedule {
             Schedule::Reference => {
                 for t in &mut self.tiles {
@@ -532,7 +532,6 @@ impl Chip {
                 ) =>
             {
                 self.spread_cycles += 1;
-                spread = true;
                 let faces = self.noc.tile_faces();
                 let r = if faces.len() == self.tiles.len() {
                     crate::threads::spread_cycle(
@@ -556,9 +555,10 @@ impl Chip {
                 }
                 self.earliest = self.due.iter().copied().min().unwrap_or(u64::MAX);
                 self.any_busy = self.cp_busy.iter().any(|&b| b);
-                let (w, q) = r.map_err(|e| e.at_cycle(now))?;
-                written = w;
-                quiet = q;
+                let done = r.map_err(|e| e.at_cycle(now))?;
+                written = done.written;
+                quiet = done.quiet;
+                spread_ns = Some(done.work_ns);
             }
             Schedule::Fast if self.earliest > now && !self.any_busy => {}
             Schedule::Fast => {
@@ -616,12 +616,8 @@ impl Chip {
             }
         }
         if let Some(t0) = timer.filter(|_| !quiet) {
-            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            self.last_cycle_ns = if spread {
-                ns.saturating_mul(self.threads as u64)
-            } else {
-                ns
-            };
+            self.last_cycle_ns = spread_ns
+                .unwrap_or_else(|| u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
         }
         if self.schedule == Schedule::Reference {
             for t in &mut self.tiles {

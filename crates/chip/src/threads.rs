@@ -153,9 +153,17 @@ pub(crate) fn worth_spreading(due: &[u64], busy: &[bool], now: u64, threads: usi
     false
 }
 
+/// What a spread cycle did: some L1 was written, no tile had work, and the host time the
+/// threads spent stepping tiles, summed (what one thread would have spent, without the cost of
+/// spawning and joining: the estimate [`should_spread`] compares).
+pub(crate) struct Spread {
+    pub written: bool,
+    pub quiet: bool,
+    pub work_ns: u64,
+}
+
 /// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile, on up to
-/// `threads` host threads. `faces[i]` must be tile `i`'s NIU pair. Returns (some L1 was
-/// written, no tile had work). On failure: the first error in the one-thread order (every
+/// `threads` host threads. `faces[i]` must be tile `i`'s NIU pair. On failure: the first error in the one-thread order (every
 /// core error, by tile, before every coprocessor error) — the state of the other tiles then
 /// may be a cycle ahead of where the one-thread loop stops.
 pub(crate) fn spread_cycle(
@@ -165,7 +173,7 @@ pub(crate) fn spread_cycle(
     busy: &mut [bool],
     now: u64,
     threads: usize,
-) -> Result<(bool, bool), ChipError> {
+) -> Result<Spread, ChipError> {
     let mut work: Vec<_> = tiles
         .iter_mut()
         .zip(faces)
@@ -173,19 +181,30 @@ pub(crate) fn spread_cycle(
         .map(|((t, f), (d, b))| (t, f, d, b))
         .collect();
     let chunk = work.len().div_ceil(threads.max(1)).max(1);
-    let run = |part: &mut [(&mut Tile, TileNoc<'_>, &mut u64, &mut bool)]| -> Vec<TileCycle> {
-        part.iter_mut()
+    let run = |part: &mut [(&mut Tile, TileNoc<'_>, &mut u64, &mut bool)]| {
+        let t0 = std::time::Instant::now();
+        let r: Vec<TileCycle> = part
+            .iter_mut()
             .map(|(t, f, d, b)| tile_cycle(t, f, d, b, now))
-            .collect()
+            .collect();
+        (
+            r,
+            u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX),
+        )
     };
+    let mut work_ns = 0u64;
     let results: Vec<TileCycle> = std::thread::scope(|s| {
         let mut parts = work.chunks_mut(chunk);
         let first = parts.next();
         let handles: Vec<_> = parts.map(|p| s.spawn(move || run(p))).collect();
-        let mut all = first.map(run).unwrap_or_default();
+        let (mut all, ns) = first.map(run).unwrap_or_default();
+        work_ns = ns;
         for h in handles {
             match h.join() {
-                Ok(r) => all.extend(r),
+                Ok((r, ns)) => {
+                    all.extend(r);
+                    work_ns = work_ns.saturating_add(ns);
+                }
                 Err(_) => all.push(TileCycle {
                     core_err: Some(ChipError::new(
                         ErrorKind::Internal,
@@ -212,7 +231,11 @@ pub(crate) fn spread_cycle(
     }
     match cp_err {
         Some(e) => Err(e),
-        None => Ok((written, quiet)),
+        None => Ok(Spread {
+            written,
+            quiet,
+            work_ns,
+        }),
     }
 }
 

@@ -86,6 +86,7 @@ static ABI: Mutex<Abi> = Mutex::new(Abi {
         calls: 0,
         clock_calls: 0,
         inside: std::time::Duration::ZERO,
+        clocking: std::time::Duration::ZERO,
     },
 });
 
@@ -132,7 +133,11 @@ fn step<R>(call: &'static str, fallback: R, resume: bool, f: impl FnOnce(&mut Ab
         }
         let t0 = std::time::Instant::now();
         let r = f(&mut g);
-        g.stats.inside += t0.elapsed();
+        let dt = t0.elapsed();
+        g.stats.inside += dt;
+        if call == "clock" {
+            g.stats.clocking += dt;
+        }
         r
     })) {
         Ok(r) => r,

@@ -94,8 +94,8 @@ pub struct Chip {
     /// Host time of the last cycle that visited a tile, as one thread would have spent it
     /// (measured only with more than one thread): the cost estimate of the next one.
     last_cycle_ns: u64,
-    /// A cycle is spread only when the last one cost at least this much
-    /// ([`crate::threads::SPREAD_MIN_NS`] unless set).
+    /// Host time per thread a spread cycle must be worth ([`crate::threads::SPREAD_MIN_NS`]
+    /// unless set).
     spread_min_ns: u64,
 }
 
@@ -359,10 +359,10 @@ impl Chip {
         self.threads = n.max(1);
     }
 
-    /// Spreads a cycle over the host threads only when the previous busy cycle took at least
-    /// `ns` nanoseconds of host time ([`crate::threads::SPREAD_MIN_NS`] by default; 0 spreads
-    /// every cycle with enough busy tiles, as the thread-equivalence tests do). Results do not
-    /// depend on it.
+    /// Spreads a cycle over as many host threads as get `ns` nanoseconds each of the previous
+    /// busy cycle's host time ([`crate::threads::SPREAD_MIN_NS`] by default; 0 spreads every
+    /// cycle with enough busy tiles over all threads, as the thread-equivalence tests do).
+    /// Results do not depend on it.
     pub fn set_spread_threshold(&mut self, ns: u64) {
         self.spread_min_ns = ns;
     }
@@ -510,6 +510,18 @@ impl Chip {
         let mut quiet = true;
         let timer = (self.threads > 1).then(std::time::Instant::now);
         let mut spread_ns = None;
+        let spread = if self.threads > 1 && self.schedule == Schedule::Fast {
+            crate::threads::spread_threads(
+                self.threads,
+                self.last_cycle_ns,
+                self.spread_min_ns,
+                &self.due,
+                &self.cp_busy,
+                now,
+            )
+        } else {
+            1
+        };
         match self.schedule {
             Schedule::Reference => {
                 for t in &mut self.tiles {
@@ -521,16 +533,7 @@ impl Chip {
                     }
                 }
             }
-            Schedule::Fast
-                if crate::threads::should_spread(
-                    self.threads,
-                    self.last_cycle_ns,
-                    self.spread_min_ns,
-                    &self.due,
-                    &self.cp_busy,
-                    now,
-                ) =>
-            {
+            Schedule::Fast if spread > 1 => {
                 self.spread_cycles += 1;
                 let faces = self.noc.tile_faces();
                 let r = if faces.len() == self.tiles.len() {
@@ -540,7 +543,7 @@ impl Chip {
                         &mut self.due,
                         &mut self.cp_busy,
                         now,
-                        self.threads,
+                        spread,
                     )
                 } else {
                     Err(ChipError::new(

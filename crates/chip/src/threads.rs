@@ -12,12 +12,13 @@
 //!
 //! Thread count: [`THREADS_ENV`] or `--threads`; default the machine's cores (see
 //! [`default_threads`]). Results and cycle counts do not depend on it (the `schedule_digest`
-//! test compares 1, 2 and 4 threads with the reference schedule). Whether a cycle is spread is
-//! a host-time decision that changes nothing else: a cycle runs on the calling thread when
-//! fewer than [`MIN_TILES_PER_THREAD`] tiles per thread have work, or when the previous busy
-//! cycle cost less than [`SPREAD_MIN_NS`] of host time — spawning and joining the threads
-//! costs tens of microseconds, more than a whole 140-tile cycle of firmware (≈ 10 µs), but
-//! little against a cycle of 140 busy Matrix Units (hundreds of µs).
+//! test compares 1, 2 and 4 threads with the reference schedule). How many threads a cycle is
+//! spread over is a host-time decision that changes nothing else ([`spread_threads`]): as many
+//! as give each at least [`SPREAD_MIN_NS`] of the previous busy cycle's host time and
+//! [`MIN_TILES_PER_THREAD`] tiles with work, at most the thread count; one means the calling
+//! thread alone. Spawning and joining a thread costs about ten microseconds, more than a
+//! whole 140-tile cycle of firmware (≈ 10 µs), but little against a cycle of 140 busy Matrix
+//! Units (hundreds of µs) — and on a many-core machine a cycle is not cut finer than pays.
 //!
 //! Hooks (trace events, breakpoints) that observe a core's step belong in
 //! [`Tile::step_cores_on`] (per tile, on whichever thread runs it) and must only touch the
@@ -33,10 +34,11 @@ pub const THREADS_ENV: &str = "BHEMU_THREADS";
 /// Fewest tiles with work per thread before a cycle is spread over threads.
 pub const MIN_TILES_PER_THREAD: usize = 8;
 
-/// Least host time (ns) the previous busy cycle must have cost, on one thread, before the next
-/// is spread: with a quantum of one cycle (functional timing, docs/noc-lookahead.md) every
-/// spread cycle spawns and joins scoped threads (tens of µs), so only heavy cycles gain.
-pub const SPREAD_MIN_NS: u64 = 200_000;
+/// Least host time (ns) of the previous busy cycle, as one thread spent it, per thread a cycle
+/// is spread over: with a quantum of one cycle (functional timing, docs/noc-lookahead.md)
+/// every spread cycle spawns and joins scoped threads (≈ 10 µs each), so only heavy cycles
+/// gain, and only from as many threads as they can keep busy.
+pub const SPREAD_MIN_NS: u64 = 100_000;
 
 /// The thread count when none is given: the machine's cores ([`machine_threads`]). Cheap
 /// cycles stay on the calling thread ([`SPREAD_MIN_NS`]), so light workloads (boot, idle
@@ -121,41 +123,43 @@ fn tile_cycle(
     out
 }
 
-/// Whether to spread cycle `now` over `threads` threads: more than one thread, the previous
-/// busy cycle cost at least `min_ns` of host time (`last_ns`, as one thread would spend it),
-/// and enough tiles have work ([`worth_spreading`]).
-pub(crate) fn should_spread(
+/// How many of `threads` threads to spread cycle `now` over (1: the calling thread alone):
+/// as many as get `min_ns` each of the previous busy cycle's host time (`last_ns`, as one
+/// thread spent it; every thread when `min_ns` is 0) and [`MIN_TILES_PER_THREAD`] tiles with
+/// work each.
+pub(crate) fn spread_threads(
     threads: usize,
     last_ns: u64,
     min_ns: u64,
     due: &[u64],
     busy: &[bool],
     now: u64,
-) -> bool {
-    threads > 1 && last_ns >= min_ns && worth_spreading(due, busy, now, threads)
-}
-
-/// Whether cycle `now` has enough tiles with work to be worth `threads` threads.
-pub(crate) fn worth_spreading(due: &[u64], busy: &[bool], now: u64, threads: usize) -> bool {
-    if threads < 2 {
-        return false;
+) -> usize {
+    let by_cost = match min_ns {
+        0 => threads,
+        m => usize::try_from(last_ns / m).unwrap_or(usize::MAX),
+    };
+    let n = threads.min(by_cost);
+    if n < 2 {
+        return 1;
     }
-    let need = threads * MIN_TILES_PER_THREAD;
-    let mut n = 0;
+    // Tiles with work this cycle, counted no further than `n` threads could use.
+    let need = n.saturating_mul(MIN_TILES_PER_THREAD);
+    let mut with_work = 0;
     for (d, b) in due.iter().zip(busy) {
         if *d <= now || *b {
-            n += 1;
-            if n >= need {
-                return true;
+            with_work += 1;
+            if with_work >= need {
+                break;
             }
         }
     }
-    false
+    (with_work / MIN_TILES_PER_THREAD).clamp(1, n)
 }
 
 /// What a spread cycle did: some L1 was written, no tile had work, and the host time the
 /// threads spent stepping tiles, summed (what one thread would have spent, without the cost of
-/// spawning and joining: the estimate [`should_spread`] compares).
+/// spawning and joining: the estimate [`spread_threads`] divides).
 pub(crate) struct Spread {
     pub written: bool,
     pub quiet: bool,
@@ -266,17 +270,19 @@ mod tests {
     }
 
     #[test]
-    fn cheap_cycles_stay_on_one_thread() {
+    fn cycles_spread_over_as_many_threads_as_their_cost_pays_for() {
         let due = vec![0u64; 4 * MIN_TILES_PER_THREAD];
         let busy = vec![false; 4 * MIN_TILES_PER_THREAD];
-        let s = |threads, last| should_spread(threads, last, SPREAD_MIN_NS, &due, &busy, 5);
-        assert!(!s(2, SPREAD_MIN_NS - 1), "a cheap previous cycle");
-        assert!(s(2, SPREAD_MIN_NS), "a heavy previous cycle");
-        assert!(s(4, u64::MAX));
-        assert!(!s(1, u64::MAX), "one thread");
-        assert!(should_spread(2, 0, 0, &due, &busy, 5), "threshold 0");
-        assert!(
-            !should_spread(2, u64::MAX, 0, &due[..3], &busy[..3], 5),
+        let s = |threads, last| spread_threads(threads, last, SPREAD_MIN_NS, &due, &busy, 5);
+        assert_eq!(s(2, 2 * SPREAD_MIN_NS - 1), 1, "a cheap previous cycle");
+        assert_eq!(s(2, 2 * SPREAD_MIN_NS), 2, "a heavy previous cycle");
+        assert_eq!(s(16, 3 * SPREAD_MIN_NS + 5), 3, "no finer than pays");
+        assert_eq!(s(16, u64::MAX), 4, "at most tiles / MIN_TILES_PER_THREAD");
+        assert_eq!(s(1, u64::MAX), 1, "one thread");
+        assert_eq!(spread_threads(2, 0, 0, &due, &busy, 5), 2, "threshold 0");
+        assert_eq!(
+            spread_threads(2, u64::MAX, 0, &due[..3], &busy[..3], 5),
+            1,
             "too few tiles with work"
         );
     }
@@ -286,9 +292,9 @@ mod tests {
         let due = vec![0u64; 2 * MIN_TILES_PER_THREAD];
         let idle = vec![u64::MAX; 2 * MIN_TILES_PER_THREAD];
         let busy = vec![false; 2 * MIN_TILES_PER_THREAD];
-        assert!(worth_spreading(&due, &busy, 5, 2));
-        assert!(!worth_spreading(&due, &busy, 5, 1));
-        assert!(!worth_spreading(&due[1..], &busy[1..], 5, 2));
-        assert!(!worth_spreading(&idle, &busy, 5, 2));
+        assert_eq!(spread_threads(2, 0, 0, &due, &busy, 5), 2);
+        assert_eq!(spread_threads(1, 0, 0, &due, &busy, 5), 1);
+        assert_eq!(spread_threads(2, 0, 0, &due[1..], &busy[1..], 5), 1);
+        assert_eq!(spread_threads(2, 0, 0, &idle, &busy, 5), 1);
     }
 }

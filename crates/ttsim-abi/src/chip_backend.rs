@@ -165,14 +165,12 @@ impl ChipBackend {
         let Some(n) = self.hazards.as_mut() else {
             return;
         };
-        for h in self.chip.take_hazards() {
-            *n += 1;
-            if *n <= MAX_WARNINGS {
-                eprintln!("bhemu: hazard: {h}");
-            } else if *n == MAX_WARNINGS + 1 {
-                eprintln!("bhemu: further Dst hazards are only counted");
-            }
-        }
+        print_capped(
+            n,
+            self.chip.take_hazards(),
+            "bhemu: hazard: ",
+            "bhemu: further Dst hazards are only counted",
+        );
         *n += self.chip.take_hazards_not_kept() as usize;
     }
 
@@ -181,13 +179,29 @@ impl ChipBackend {
         if self.mode != MmioMode::Permissive {
             return;
         }
-        for w in self.chip.take_warnings() {
-            self.warnings += 1;
-            if self.warnings <= MAX_WARNINGS {
-                eprintln!("bhemu: warning: {w}");
-            } else if self.warnings == MAX_WARNINGS + 1 {
-                eprintln!("bhemu: warning: further permissive-mode warnings are not shown");
-            }
+        print_capped(
+            &mut self.warnings,
+            self.chip.take_warnings(),
+            "bhemu: warning: ",
+            "bhemu: warning: further permissive-mode warnings are not shown",
+        );
+    }
+}
+
+/// Prints `lines` on stderr after `prefix`, counting them in `count`; past [`MAX_WARNINGS`]
+/// only counts, after saying so once with `enough`.
+fn print_capped(
+    count: &mut usize,
+    lines: impl IntoIterator<Item = impl std::fmt::Display>,
+    prefix: &str,
+    enough: &str,
+) {
+    for l in lines {
+        *count += 1;
+        if *count <= MAX_WARNINGS {
+            eprintln!("{prefix}{l}");
+        } else if *count == MAX_WARNINGS + 1 {
+            eprintln!("{enough}");
         }
     }
 }

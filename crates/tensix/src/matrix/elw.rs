@@ -25,7 +25,13 @@ fn src_b_at(ctx: &MatrixCtx<'_>, f: &Elw, b_row: usize, i: usize, j: usize) -> u
 
 /// SrcB's 16 data for output row `i`, after the broadcasts ([`src_b_at`] for every column).
 fn src_b_row(ctx: &MatrixCtx<'_>, f: &Elw, b_row: usize, i: usize) -> [u32; 16] {
-    std::array::from_fn(|j| src_b_at(ctx, f, b_row, i, j))
+    let r = b_row + if f.broadcast_row { 0 } else { i };
+    let row = ctx.src_b.row(ctx.regs.src_b_bank, r);
+    if f.broadcast_col0 {
+        [row[0]; 16]
+    } else {
+        *row
+    }
 }
 
 fn retired(f: &Elw, dst_row: u32, reads_dst: bool, wide: bool) -> Retired {

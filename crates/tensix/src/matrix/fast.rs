@@ -80,11 +80,11 @@ impl SrcFormat {
     #[inline(always)]
     fn decode(self, v: u32) -> (f32, bool) {
         // Sign(18), Man(17:8), Exp(7:0) (`tt-isa-documentation: BlackholeA0/TensixTile/
-        // TensixCoprocessor/SrcASrcB.md`), rearranged by [`layout::read_src_tf32`].
-        let t = layout::read_src_tf32(v);
-        let sign = (t & 0x4_0000) << 13;
-        let exp = (t >> 10) & self.exp_mask;
-        let bits = sign | ((exp + self.exp_add) << 23) | ((t & self.man_mask) << 13);
+        // TensixCoprocessor/SrcASrcB.md`; [`layout::read_src_tf32`] moves the same fields).
+        let sign = (v & 0x4_0000) << 13;
+        let exp = v & self.exp_mask;
+        let man = (v >> 8) & self.man_mask;
+        let bits = sign | ((exp + self.exp_add) << 23) | (man << 13);
         let bits = if exp == 0 { sign } else { bits };
         (f32::from_bits(bits), exp == 0xff)
     }

@@ -54,15 +54,23 @@ pub(super) fn mvmul(
             arith::src_a_int8_fidelity_mask(phase),
             arith::src_b_int8_fidelity_mask(phase),
         );
+        // SrcA[k][j] reduced to the phase's bits, read once for all rows.
+        let a: [[i32; 16]; 16] = std::array::from_fn(|k| {
+            let row = ctx.src_a.row(a_bank, a_row + k);
+            std::array::from_fn(|j| formats::read_src_int8(row[j] & ma))
+        });
         for i in (0..num_rows as usize).step_by(step) {
-            for j in 0..16 {
-                let mut x: i32 = 0;
-                for k in 0..16 {
-                    let b = formats::read_src_int8(ctx.src_b.read(b_bank, b_src_row(i), k) & mb);
-                    let a = formats::read_src_int8(ctx.src_a.read(a_bank, a_row + k, j) & ma);
-                    x += b * a;
+            let b_raw = ctx.src_b.row(b_bank, b_src_row(i));
+            let b: [i32; 16] = std::array::from_fn(|k| formats::read_src_int8(b_raw[k] & mb));
+            // Every column's `x += b[k] * a[k][j]` (k = 0..16); at most 16 * 1023^2, exact.
+            let mut x = [0i32; 16];
+            for (bk, a_k) in b.iter().zip(a.iter()) {
+                for (xj, akj) in x.iter_mut().zip(a_k.iter()) {
+                    *xj += bk * akj;
                 }
-                store_int(ctx, dst_row + i as u32, j, x, true);
+            }
+            for (j, &xj) in x.iter().enumerate() {
+                store_int(ctx, dst_row + i as u32, j, xj, true);
             }
         }
     } else {

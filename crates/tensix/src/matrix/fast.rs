@@ -1,13 +1,15 @@
 //! Fast paths of the [`super::arith`] model in IEEE `f32`, for the cases where `f32` computes
-//! the very same bits. Every function here either returns exactly what the general model
-//! ([`super::arith`], [`super::formats`]) returns or `None`, and the caller then takes the
-//! general path; nothing here changes a result.
+//! the very same bits. Every function here either gives exactly what the general model
+//! ([`super::arith`], [`super::formats`]) gives or declines (`None`, or `false` for the `Dst`
+//! row writers, which then write nothing), and the caller then takes the general path;
+//! nothing here changes a result.
 //!
 //! Why they agree: inside FP32's normal range the model *is* IEEE `f32` with flush-to-zero
 //! (`docs/matrix-unit.md`; the model rounds every operation once to 24 bits, ties to even, as
 //! `f32` does). The differences are confined to the two ends of the range, which these
 //! functions detect instead of modelling:
-//! - exponent 255 operands (2^128 and up, finite for the Matrix Unit, `FloatBitPatterns.md`)
+//! - exponent 255 operands (2^128 and up, finite for the Matrix Unit, `tt-isa-documentation:
+//!   WormholeB0/TensixTile/TensixCoprocessor/FloatBitPatterns.md`)
 //!   cannot be held in `f32`: `None`;
 //! - a result of 2^128 or more is `inf` (or NaN) in `f32` but finite in the model: every
 //!   non-finite `f32` result gives `None` (once infinite, a chain of `+` and `*` stays

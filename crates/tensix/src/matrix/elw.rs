@@ -4,7 +4,8 @@
 //! `ELWMUL.md`.
 
 use super::{
-    arith, formats, read_src_fp, store_fp, store_int, DstRows, Elw, MatrixCtx, Retired, SrcAStyle,
+    arith, fast, formats, read_src_fp, store_fp, store_int, store_row_f32, DstRows, Elw, MatrixCtx,
+    Retired, SrcAStyle,
 };
 
 /// The rows an element-wise instruction uses: `SrcARow`, `SrcBRow`, `DstRow`.
@@ -20,6 +21,17 @@ fn src_b_at(ctx: &MatrixCtx<'_>, f: &Elw, b_row: usize, i: usize, j: usize) -> u
     let r = b_row + if f.broadcast_row { 0 } else { i };
     let c = if f.broadcast_col0 { 0 } else { j };
     ctx.src_b.read(ctx.regs.src_b_bank, r, c)
+}
+
+/// SrcB's 16 data for output row `i`, after the broadcasts ([`src_b_at`] for every column).
+fn src_b_row(ctx: &MatrixCtx<'_>, f: &Elw, b_row: usize, i: usize) -> [u32; 16] {
+    let r = b_row + if f.broadcast_row { 0 } else { i };
+    let row = ctx.src_b.row(ctx.regs.src_b_bank, r);
+    if f.broadcast_col0 {
+        [row[0]; 16]
+    } else {
+        *row
+    }
 }
 
 fn retired(f: &Elw, dst_row: u32, reads_dst: bool, wide: bool) -> Retired {
@@ -57,6 +69,13 @@ fn add_or_sub(
     let (a_row, b_row, dst_row) = rows(ctx, f);
     let phase = ctx.regs.fidelity_phase & 3;
     for i in 0..8 {
+        // The fast path in `f32` where it provably gives the model's bits ([`fast`]).
+        let a_raw = *ctx.src_a.row(ctx.regs.src_a_bank, a_row + i);
+        let b_raw = src_b_row(ctx, f, b_row, i);
+        if let Some(x) = fast::add_row(style, &a_raw, &b_raw, sub, phase) {
+            store_row_f32(ctx, style, dst32, dst_row + i as u32, &x, f.add_dst);
+            continue;
+        }
         for j in 0..16 {
             let a = ctx.src_a.read(ctx.regs.src_a_bank, a_row + i, j);
             let b = src_b_at(ctx, f, b_row, i, j);
@@ -95,6 +114,12 @@ pub(super) fn elwmul(
     let (a_row, b_row, dst_row) = rows(ctx, f);
     let phase = (ctx.regs.fidelity_phase & 3) as u8;
     for i in 0..8 {
+        let a_raw = *ctx.src_a.row(ctx.regs.src_a_bank, a_row + i);
+        let b_raw = src_b_row(ctx, f, b_row, i);
+        if let Some(x) = fast::mul_row(style, &a_raw, &b_raw, phase) {
+            store_row_f32(ctx, style, dst32, dst_row + i as u32, &x, true);
+            continue;
+        }
         for j in 0..16 {
             let a = ctx.src_a.read(ctx.regs.src_a_bank, a_row + i, j);
             let b = src_b_at(ctx, f, b_row, i, j);

@@ -4,8 +4,8 @@
 //! GAPOOL.md are MVMUL's model with the row count changed).
 
 use super::{
-    arith, formats, read_src_fp, store_fp, store_int, DstRows, Matmul, MatrixCtx, Retired,
-    SrcAStyle,
+    arith, fast, formats, read_src_fp, store_fp, store_int, store_row_f32, DstRows, Matmul,
+    MatrixCtx, Retired, SrcAStyle,
 };
 
 /// Which of the three row shapes the instruction has.
@@ -54,34 +54,63 @@ pub(super) fn mvmul(
             arith::src_a_int8_fidelity_mask(phase),
             arith::src_b_int8_fidelity_mask(phase),
         );
+        // SrcA[k][j] reduced to the phase's bits, read once for all rows.
+        let a: [[i32; 16]; 16] = std::array::from_fn(|k| {
+            let row = ctx.src_a.row(a_bank, a_row + k);
+            std::array::from_fn(|j| formats::read_src_int8(row[j] & ma))
+        });
         for i in (0..num_rows as usize).step_by(step) {
-            for j in 0..16 {
-                let mut x: i32 = 0;
-                for k in 0..16 {
-                    let b = formats::read_src_int8(ctx.src_b.read(b_bank, b_src_row(i), k) & mb);
-                    let a = formats::read_src_int8(ctx.src_a.read(a_bank, a_row + k, j) & ma);
-                    x += b * a;
+            let b_raw = ctx.src_b.row(b_bank, b_src_row(i));
+            let b: [i32; 16] = std::array::from_fn(|k| formats::read_src_int8(b_raw[k] & mb));
+            // Every column's `x += b[k] * a[k][j]` (k = 0..16); at most 16 * 1023^2, exact.
+            let mut x = [0i32; 16];
+            for (bk, a_k) in b.iter().zip(a.iter()) {
+                for (xj, akj) in x.iter_mut().zip(a_k.iter()) {
+                    *xj += bk * akj;
                 }
-                store_int(ctx, dst_row + i as u32, j, x, true);
+            }
+            for (j, &xj) in x.iter().enumerate() {
+                store_int(ctx, dst_row + i as u32, j, xj, true);
             }
         }
     } else {
-        // SrcA[k][j] reduced to the phase's bits.
-        let mut a = [[0.0f64; 16]; 16];
-        for (k, a_k) in a.iter_mut().enumerate() {
-            for (j, akj) in a_k.iter_mut().enumerate() {
-                let v = read_src_fp(style, ctx.src_a.read(a_bank, a_row + k, j));
-                *akj = arith::src_a_fidelity_bits(v, phase);
+        // The fast path in `f32` where it provably gives the model's bits ([`fast`]); the
+        // general model for the rows (or the block) where it declines.
+        let block = {
+            let mut raw = [[0u32; 16]; 16];
+            for (k, r) in raw.iter_mut().enumerate() {
+                *r = *ctx.src_a.row(a_bank, a_row + k);
             }
-        }
+            fast::SrcABlock::load(style, phase, &raw)
+        };
+        let mut general_a: Option<[[f64; 16]; 16]> = None;
         for i in (0..num_rows as usize).step_by(step) {
-            let mut b = [0.0f64; 16];
-            for (k, bk) in b.iter_mut().enumerate() {
-                let v = read_src_fp(style, ctx.src_b.read(b_bank, b_src_row(i), k));
-                *bk = arith::src_b_fidelity_bits(v, phase);
+            let b_raw = *ctx.src_b.row(b_bank, b_src_row(i));
+            let row = dst_row + i as u32;
+            if let Some(x) = block
+                .as_ref()
+                .and_then(|a| fast::mac_row(style, phase, &b_raw, a))
+            {
+                store_row_f32(ctx, style, dst32, row, &x, true);
+                continue;
             }
-            for (j, x) in arith::mac_row(&b, &a).into_iter().enumerate() {
-                store_fp(ctx, style, dst32, dst_row + i as u32, j, x, true);
+            // SrcA[k][j] reduced to the phase's bits.
+            let a = general_a.get_or_insert_with(|| {
+                let mut a = [[0.0f64; 16]; 16];
+                for (k, a_k) in a.iter_mut().enumerate() {
+                    for (j, akj) in a_k.iter_mut().enumerate() {
+                        let v = read_src_fp(style, ctx.src_a.read(a_bank, a_row + k, j));
+                        *akj = arith::src_a_fidelity_bits(v, phase);
+                    }
+                }
+                a
+            });
+            let mut b = [0.0f64; 16];
+            for (bk, &v) in b.iter_mut().zip(b_raw.iter()) {
+                *bk = arith::src_b_fidelity_bits(read_src_fp(style, v), phase);
+            }
+            for (j, x) in arith::mac_row(&b, a).into_iter().enumerate() {
+                store_fp(ctx, style, dst32, row, j, x, true);
             }
         }
     }

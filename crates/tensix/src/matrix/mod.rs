@@ -46,6 +46,7 @@ pub mod arith;
 pub mod bench;
 mod dispatch;
 mod elw;
+mod fast;
 pub mod formats;
 mod gmpool;
 pub mod hazard;
@@ -59,7 +60,7 @@ pub use op::{Elw, Gmpool, Matmul, MatrixOp};
 pub use regs::{MathFormat, MathRegs, MatrixCtx, SrcAStyle};
 
 use crate::error::{ErrorKind, TensixError};
-use crate::state::DestAccessCfg;
+use crate::state::{adj16, adj32, DestAccessCfg};
 use bhemu_isa::tensix::Arch;
 
 /// A run of `Dst` rows in the instruction's own row numbering (the `Dst16b`/`Dst32b` index
@@ -263,6 +264,37 @@ fn store_fp(
         }
         ctx.dst
             .write16(row, col, formats::round_write_dst_bf16(r), cfg);
+    }
+}
+
+/// [`store_fp`] of one row of values the fast path ([`fast`]) computed in `f32`, columns 0..16
+/// of `row`: the same tail, in `f32` where [`fast`] can, else through [`store_fp`].
+fn store_row_f32(
+    ctx: &mut MatrixCtx<'_>,
+    style: SrcAStyle,
+    dst32: bool,
+    row: u32,
+    x: &[f32; 16],
+    add_dst: bool,
+) {
+    let cfg = ctx.regs.dest_access;
+    let bits = ctx.dst.bits_mut();
+    let done = if dst32 {
+        // `Dst32b[row]`: high halves in `DstBits[Adj32(row)]`, low halves 8 rows on (Dst.md).
+        let r = adj32(row, cfg);
+        let (hi, lo) = bits.split_at_mut(r + 8);
+        match (hi.get_mut(r), lo.first_mut()) {
+            (Some(hi), Some(lo)) => fast::dst_row_fp32(x, add_dst, hi, lo),
+            _ => false,
+        }
+    } else {
+        bits.get_mut(adj16(row, cfg))
+            .is_some_and(|r| fast::dst_row_16(x, add_dst, style == SrcAStyle::Fp16, r))
+    };
+    if !done {
+        for (col, &v) in x.iter().enumerate() {
+            store_fp(ctx, style, dst32, row, col, v as f64, add_dst);
+        }
     }
 }
 

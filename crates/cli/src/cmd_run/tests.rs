@@ -76,3 +76,16 @@ fn pcc_leaves_out_pairs_that_are_not_finite() {
     let y = [1.0, f64::NAN, 2.0, 3.0, 5.0];
     assert!((pcc(&x, &y) - 1.0).abs() < 1e-12, "{}", pcc(&x, &y));
 }
+
+/// References computed on several threads come back in tile order, one per tile.
+#[test]
+fn per_tile_references_keep_tile_order() {
+    let inputs: Vec<Vec<Vec<u8>>> = (0..141u32)
+        .map(|t| vec![t.to_le_bytes().to_vec()])
+        .collect();
+    let out = super::verdict::per_tile_parallel(&inputs, |tile| {
+        u32::from_le_bytes([tile[0][0], tile[0][1], tile[0][2], tile[0][3]]) * 3
+    });
+    let want: Vec<Option<u32>> = (0..141u32).map(|t| Some(t * 3)).collect();
+    assert_eq!(out, want);
+}

@@ -227,3 +227,31 @@ pub(super) struct Verdict {
     pub(super) pcc: f64,
     pub(super) mismatched_tiles: usize,
 }
+
+/// `f` of every tile's inputs, in tile order, spread over the machine's cores; `None` for the
+/// tiles of a thread that panicked.
+pub(super) fn per_tile_parallel<T: Send>(
+    inputs: &[Vec<Vec<u8>>],
+    f: impl Fn(&[Vec<u8>]) -> T + Sync,
+) -> Vec<Option<T>> {
+    let threads = bhemu_chip::threads::machine_threads().clamp(1, inputs.len().max(1));
+    let chunk = inputs.len().div_ceil(threads).max(1);
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = inputs
+            .chunks(chunk)
+            .map(|part| {
+                let h = s.spawn(move || part.iter().map(|t| f(t)).collect::<Vec<T>>());
+                (part.len(), h)
+            })
+            .collect();
+        let mut out = Vec::with_capacity(inputs.len());
+        for (len, h) in handles {
+            match h.join() {
+                Ok(v) => out.extend(v.into_iter().map(Some)),
+                Err(_) => out.extend(std::iter::repeat_with(|| None).take(len)),
+            }
+        }
+        out
+    })
+}

@@ -156,6 +156,14 @@ fn launch_measured(chip: &mut Chip, k: &Kernel, label: &str, max: u64) -> Result
         return Err(cerr(format!("{label} did not finish in {max} cycles")));
     }
     print_phase(label, tiles, &r, cpu);
+    if chip.threads() > 1 {
+        println!(
+            "{:<22} {} of the chip's cycles so far spread over host threads (up to {})",
+            "",
+            chip.spread_cycles(),
+            chip.threads()
+        );
+    }
     Ok(())
 }
 

@@ -21,7 +21,7 @@ pub(super) struct Ahead {
 /// Most cycles a core runs ahead in one go.
 const MAX_AHEAD: u64 = 1 << 22;
 /// Fewest private instructions worth running ahead (see [`Tile::run_ahead`]).
-const MIN_AHEAD: u64 = 64;
+const MIN_AHEAD: u64 = 32;
 /// Visits a core steps normally after a run ahead shorter than [`MIN_AHEAD`].
 const AHEAD_BACKOFF: u32 = 256;
 

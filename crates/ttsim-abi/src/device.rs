@@ -77,6 +77,9 @@ pub struct Device {
     pub outstanding_reads: Vec<(u64, usize)>,
     /// Messages for the log (permissive-mode notes), drained by `ffi`.
     pub warnings: Vec<String>,
+    /// [`Device::route`]'s output, kept between accesses: tt-umd makes four `pci_mem` calls per
+    /// tile read, and an allocation each was a visible part of their cost.
+    pieces: Vec<Piece>,
 }
 
 fn err(kind: ErrorKind, at: Where, msg: impl Into<String>) -> BackendError {
@@ -110,6 +113,7 @@ impl Device {
             clock_remaining: 0,
             outstanding_reads: Vec::new(),
             warnings: Vec::new(),
+            pieces: Vec::new(),
         }
     }
 
@@ -152,6 +156,14 @@ impl Device {
     /// that starts outside every BAR is `Unmapped`, one that runs off the end of its BAR breaks
     /// an `AccessRule`. Nothing is touched here, so a bad access has no partial effect.
     pub fn route(&self, paddr: u64, len: usize) -> Result<Vec<Piece>, BackendError> {
+        let mut out = Vec::new();
+        self.route_into(paddr, len, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::route`] into `out` (cleared first).
+    fn route_into(&self, paddr: u64, len: usize, out: &mut Vec<Piece>) -> Result<(), BackendError> {
+        out.clear();
         let at = || Where {
             paddr: Some(paddr),
             size: Some(len as u32),
@@ -164,7 +176,6 @@ impl Device {
                 "access wraps past the end of the 64-bit address space",
             ));
         }
-        let mut out = Vec::new();
         let mut done = 0usize;
         while done < len {
             let a = paddr + done as u64;
@@ -258,7 +269,7 @@ impl Device {
             });
             done += n;
         }
-        Ok(out)
+        Ok(())
     }
 
     fn unmodelled(
@@ -340,9 +351,10 @@ impl Device {
 
     /// `libttsim_pci_mem_rd_bytes`.
     pub fn mem_read(&mut self, paddr: u64, dst: &mut [u8]) -> Result<(), BackendError> {
-        let pieces = self.route(paddr, dst.len())?;
+        let mut pieces = std::mem::take(&mut self.pieces);
+        self.route_into(paddr, dst.len(), &mut pieces)?;
         self.precheck(paddr, &pieces, false)?;
-        for p in pieces {
+        for &p in &pieces {
             let buf = &mut dst[p.at..p.at + p.len];
             let piece_paddr = paddr + p.at as u64;
             match p.target {
@@ -387,14 +399,16 @@ impl Device {
                 }
             }
         }
+        self.pieces = pieces;
         Ok(())
     }
 
     /// `libttsim_pci_mem_wr_bytes`.
     pub fn mem_write(&mut self, paddr: u64, src: &[u8]) -> Result<(), BackendError> {
-        let pieces = self.route(paddr, src.len())?;
+        let mut pieces = std::mem::take(&mut self.pieces);
+        self.route_into(paddr, src.len(), &mut pieces)?;
         self.precheck(paddr, &pieces, true)?;
-        for p in pieces {
+        for &p in &pieces {
             let data = &src[p.at..p.at + p.len];
             let piece_paddr = paddr + p.at as u64;
             match p.target {
@@ -438,6 +452,7 @@ impl Device {
                 }
             }
         }
+        self.pieces = pieces;
         Ok(())
     }
 

@@ -328,6 +328,11 @@ pub(crate) fn lower(word: u32, pc: u32) -> Op {
 const CHUNK: u64 = 4096;
 /// Largest code window cached (4 MiB of code = 8 MiB of ops); L1 is 1.5 MiB.
 const MAX_WINDOW: u64 = 4 << 20;
+/// Widest gap between the window and a new chunk that the window grows over. Code farther
+/// away (a kernel's text, 100 KiB and more above the firmware's) starts a new window instead:
+/// filling the gap with empty slots cost every hart over half a MiB of written memory, which
+/// on 140 tiles was the largest single cost of a kernel launch (page faults and memset).
+const MAX_GAP: u64 = 16 << 10;
 
 #[derive(Default)]
 pub(crate) struct DecodeCache {
@@ -387,11 +392,19 @@ impl DecodeCache {
 
     fn grow(&mut self, pc: u32) -> bool {
         let chunk_lo = u64::from(pc) & !(CHUNK - 1);
-        let (lo, hi) = if self.ops.is_empty() {
+        let old_lo = u64::from(self.base);
+        let old_hi = old_lo + self.ops.len() as u64 * 4;
+        let gap = if chunk_lo >= old_hi {
+            chunk_lo - old_hi
+        } else {
+            old_lo.saturating_sub(chunk_lo + CHUNK)
+        };
+        let (lo, hi) = if self.ops.is_empty() || gap > MAX_GAP {
+            // A fresh window: what the old one held is decoded again when it runs again.
+            self.ops.clear();
+            self.words.clear();
             (chunk_lo, chunk_lo + CHUNK)
         } else {
-            let old_lo = u64::from(self.base);
-            let old_hi = old_lo + self.ops.len() as u64 * 4;
             (old_lo.min(chunk_lo), old_hi.max(chunk_lo + CHUNK))
         };
         if hi - lo > MAX_WINDOW {
@@ -445,5 +458,48 @@ impl DecodeCache {
         for o in &mut self.ops {
             o.kind = Kind::Empty;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn addi(imm: u32) -> Op {
+        Op {
+            kind: Kind::Addi,
+            rd: 1,
+            rs1: 1,
+            rs2: 0,
+            imm,
+        }
+    }
+
+    /// Code near the window joins it; code far away (a kernel's text above the firmware's)
+    /// starts a new window rather than filling the gap, and the old region is decoded again.
+    #[test]
+    fn far_code_starts_a_new_window_near_code_joins_it() {
+        let mut c = DecodeCache::new();
+        c.insert(0x3AE0, addi(1), 0x0010_8093);
+        c.insert(0x3AE0 + 8 * 1024, addi(2), 0x0020_8093);
+        assert_eq!(c.get(0x3AE0).map(|o| o.imm), Some(1), "both in one window");
+        assert_eq!(c.get(0x3AE0 + 8 * 1024).map(|o| o.imm), Some(2));
+        let near_len = c.ops.len();
+        assert!(near_len * 4 <= 16 * 1024, "{near_len} slots");
+        c.insert(0x3_1000, addi(3), 0x0030_8093);
+        assert_eq!(c.get(0x3_1000).map(|o| o.imm), Some(3));
+        assert_eq!(c.word(0x3_1000), Some(0x0030_8093));
+        assert_eq!(c.ops.len() as u64, CHUNK / 4, "one chunk, no gap filled");
+        assert_eq!(
+            c.get(0x3AE0),
+            None,
+            "the firmware's region is decoded again"
+        );
+        c.insert(0x3_1000 + 0x2000, addi(4), 0);
+        assert_eq!(
+            c.get(0x3_1000).map(|o| o.imm),
+            Some(3),
+            "kept when growing near"
+        );
     }
 }

@@ -143,9 +143,27 @@ pub(crate) struct Parts {
     pub probes: [park::Probe; 5],
     /// Per core, the loop it is parked on (fast schedule).
     pub parked: [Option<park::Park>; 5],
+    /// Per core, the overlay streams (bit per stream) whose registers the loop it is parked
+    /// on polls: a write to one of them wakes it (see `park`).
+    pub overlay_watch: [u64; 5],
     /// NoC requests the cores issued this cycle, in issue order, until the chip hands them to
     /// the NoC (`Noc::submit`, in tile order: docs/noc-lookahead.md clause 4).
     pub outbox: Vec<Request>,
+}
+
+impl Parts {
+    /// Marks woken the parked cores that poll an overlay stream written since the last call
+    /// (by a core's store or the coprocessor's `STOREREG`); the tile then brings them to the
+    /// cycle as it does for L1 writes (see `park`).
+    #[inline]
+    pub(crate) fn wake_overlay_pollers(&mut self) {
+        let written = self.overlay.take_written();
+        for (i, &w) in self.overlay_watch.iter().enumerate() {
+            if w & written != 0 {
+                self.l1.wake(1 << i);
+            }
+        }
+    }
 }
 
 pub struct Tile {
@@ -213,6 +231,7 @@ impl Tile {
                 last_mmio: [None; 5],
                 probes: Default::default(),
                 parked: Default::default(),
+                overlay_watch: [0; 5],
                 outbox: Vec::new(),
             },
             awake: 0,

@@ -19,6 +19,7 @@
 use bhemu_rv::{Access, Bus, BusFault, Width};
 
 use super::l1::L1;
+use super::MmioAccess;
 
 /// Most loads one pass of a parkable loop may make.
 pub(crate) const MAX_LOADS: usize = 8;
@@ -35,9 +36,21 @@ pub(crate) struct Probe {
     /// Something other than an L1 load reached the bus (or too many loads).
     pub impure: bool,
     pub loads: Vec<(u32, u8, u32)>,
+    /// The pass's loads of polled MMIO registers (also in `loads`), with their cycles.
+    pub polls: Vec<MmioAccess>,
 }
 
 impl Probe {
+    /// A load of a register that changes only by writes the tile sees (the overlay's): part
+    /// of the pass like an L1 load.
+    #[inline]
+    pub fn poll(&mut self, m: MmioAccess) {
+        if !self.on {
+            return;
+        }
+        self.load(m.addr, u32::from(m.width), m.value);
+        self.polls.push(m);
+    }
     #[inline]
     pub fn load(&mut self, addr: u32, width: u32, value: u32) {
         if !self.on {
@@ -53,6 +66,7 @@ impl Probe {
         self.on = true;
         self.impure = false;
         self.loads.clear();
+        self.polls.clear();
     }
 }
 
@@ -72,6 +86,11 @@ pub(crate) struct Detector {
     pub pcs: Vec<u32>,
     backoff: u32,
     skip: u32,
+    /// The code range `[lo, hi]` of the candidate passes that failed since the backoff last
+    /// started from zero: a backward jump outside it enters another loop, which is tried at
+    /// once (a poll after a counting loop parks without waiting out the counting loop's
+    /// backoff).
+    failed: Option<(u32, u32)>,
 }
 
 impl Detector {
@@ -79,6 +98,7 @@ impl Detector {
         self.active = false;
         self.skip = 0;
         self.backoff = 0;
+        self.failed = None;
     }
 }
 
@@ -90,6 +110,8 @@ pub(crate) struct Park {
     /// pc after k steps from the head, k = 0 .. period-1.
     pub pcs: Vec<u32>,
     pub loads: Vec<(u32, u8, u32)>,
+    /// The proving pass's MMIO polls (see [`Park::last_poll`]).
+    pub polls: Vec<MmioAccess>,
     /// Watched L1 lines.
     pub lines: Vec<usize>,
 }
@@ -102,6 +124,21 @@ impl Park {
     pub fn pc_at(&self, next: u64) -> u32 {
         let k = next.saturating_sub(self.start) % self.period().max(1);
         self.pcs.get(k as usize).copied().unwrap_or(0)
+    }
+    /// The core's last MMIO access once it has executed every cycle before `next`: the latest
+    /// repetition of a poll of the proving pass (which ended at cycle `start - 1`), each
+    /// repeated every period.
+    pub fn last_poll(&self, next: u64) -> Option<MmioAccess> {
+        let p = self.period().max(1);
+        self.polls
+            .iter()
+            .filter(|m| m.cycle < next)
+            .map(|m| {
+                let mut m = *m;
+                m.cycle += (next - 1 - m.cycle) / p * p;
+                m
+            })
+            .max_by_key(|m| m.cycle)
     }
 }
 
@@ -149,6 +186,14 @@ pub(crate) fn observe(
         }
         d.backoff = (d.backoff * 2).clamp(1, MAX_BACKOFF);
         d.skip = d.backoff;
+        let lo = d.pcs.iter().copied().min().unwrap_or(pc).min(pc);
+        let hi = d.pcs.iter().copied().max().unwrap_or(pc).max(old_pc);
+        d.failed = Some(match d.failed {
+            Some((a, b)) => (a.min(lo), b.max(hi)),
+            None => (lo, hi),
+        });
+    } else if d.skip > 0 && !d.failed.is_some_and(|(a, b)| (a..=b).contains(&pc)) {
+        d.reset();
     }
     if d.skip > 0 {
         d.skip -= 1;

@@ -8,6 +8,16 @@
 //! tell) and every value it loaded is still what L1 holds. From then on each pass is the same
 //! as the last, so the core is *parked*: not stepped, its loads' lines and code lines watched.
 //!
+//! Loads of the NoC overlay's stream registers (the circular-buffer counters tt-metal's
+//! `cb_wait_front` / `cb_reserve_back` poll) count as L1 loads do: those registers change only
+//! by a store of a core of the tile or the coprocessor's `STOREREG`, and either wakes the
+//! cores parked on a poll of the stream it wrote ([`super::Parts::wake_overlay_pollers`]) at
+//! the point of the cycle order where it happens, exactly as an L1 write does. A parked
+//! poll's last MMIO access ([`super::MmioAccess`]) is brought to its latest repetition when
+//! the core is woken ([`Park::last_poll`]). Any other MMIO access still makes a pass impure
+//! (NIU counters, PC buffers and mailboxes change by events this does not track; the wall
+//! clock changes every cycle).
+//!
 //! A write by anyone (a core of the tile, the NoC, the host, the coprocessor) to a watched
 //! line wakes it: it is brought to the exact point the reference schedule would have it at —
 //! whole passes are accounted by [`bhemu_rv::Hart::skip_retired`] (each pass retires one

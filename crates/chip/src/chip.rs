@@ -346,7 +346,8 @@ impl Chip {
     /// [`Chip::digest`] does this itself; after [`Chip::clock`] or [`Chip::run_until`] a
     /// parked core's hart may lag, and a core that ran ahead may lead (memory, core states
     /// and MMIO never do), so read harts after calling this. So may the cycle of a parked
-    /// core's last MMIO access ([`Tile::last_mmio`]) when its loop polls the overlay registers.
+    /// core's last MMIO access ([`Tile::last_mmio`]) when its loop polls the overlay registers
+    /// ([`Tile::last_mmio_at`] does not lag).
     pub fn sync_parked(&mut self) -> Result<(), ChipError> {
         self.touch_all();
         let next = self.cycle;

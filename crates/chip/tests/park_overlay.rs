@@ -243,3 +243,62 @@ fn a_parked_overlay_poll_reports_its_latest_access() {
         assert_eq!(seen[1].1, 5, "look {look}: parks");
     }
 }
+
+/// `Tile::last_mmio_at` (what the timeline trace samples after every cycle, without bringing
+/// parked cores up to date) shows, at every cycle, the access the reference schedule's core
+/// last made: NCRISC polls `REG_A` until BRISC writes it after a delay, TRISC2 polls `REG_C`
+/// until the coprocessor's `STOREREG` writes it.
+#[test]
+fn last_mmio_at_matches_the_reference_every_cycle() {
+    let build = |schedule: Schedule| {
+        let mut c = Chip::new(&ChipConfig {
+            tiles: grid::parse_tiles("1,2").expect("tiles"),
+            ..ChipConfig::default()
+        })
+        .expect("chip");
+        c.set_schedule(schedule).expect("schedule");
+        let mut b = delay(60);
+        b.extend(store(REG_A, 1));
+        b.push(spin());
+        let mut nc = poll_then_record(REG_A, 2, OUT);
+        nc.push(spin());
+        let mut t1 = delay(30);
+        t1.extend(store(GPR5, 7));
+        t1.extend(store(INSTRN_BUF, storereg(5, REG_C)));
+        t1.push(spin());
+        let mut t2 = poll_then_record(REG_C, 1, OUT + 4);
+        t2.push(spin());
+        c.write_l1(1, 2, 0, &bytes(&b)).expect("brisc");
+        c.write_l1(1, 2, 0x12000, &bytes(&nc)).expect("ncrisc");
+        c.write_l1(1, 2, 0x6000, &bytes(&[spin()])).expect("trisc0");
+        c.write_l1(1, 2, 0xA000, &bytes(&t1)).expect("trisc1");
+        c.write_l1(1, 2, 0xE000, &bytes(&t2)).expect("trisc2");
+        c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
+        c
+    };
+    let mut r = build(Schedule::Reference);
+    let mut f = build(Schedule::Fast);
+    for _ in 0..300 {
+        r.clock(1).expect("reference");
+        f.clock(1).expect("fast");
+        let (rt, ft) = (r.tile(1, 2).expect("tile"), f.tile(1, 2).expect("tile"));
+        for core in [Core::Ncrisc, Core::Trisc2] {
+            assert_eq!(
+                rt.last_mmio(core),
+                ft.last_mmio_at(core, f.cycle()),
+                "{core:?} after cycle {}",
+                f.cycle()
+            );
+        }
+    }
+    let out = f.tile(1, 2).expect("tile");
+    assert!(
+        out.read_l1_u32(OUT).expect("out") > 0,
+        "NCRISC's poll ended"
+    );
+    assert!(
+        out.read_l1_u32(OUT + 4).expect("out") > 0,
+        "TRISC2's poll ended"
+    );
+    assert!(f.park_counts().0 >= 2, "the polls were parked");
+}

@@ -261,8 +261,20 @@ impl Tile {
     pub fn hart(&self, core: Core) -> &Hart {
         &self.cores[core.index()].hart
     }
+    /// The core's last MMIO access as of its last step (see [`Tile::last_mmio_at`] for a core
+    /// the fast schedule parked on an overlay poll).
     pub fn last_mmio(&self, core: Core) -> Option<MmioAccess> {
         self.p.last_mmio[core.index()]
+    }
+    /// The core's last MMIO access once it has executed every cycle before `next` (the chip's
+    /// cycle between ticks): what the reference schedule shows, also while the fast schedule
+    /// has the core parked on a loop that polls the overlay registers (see `park`).
+    pub fn last_mmio_at(&self, core: Core, next: u64) -> Option<MmioAccess> {
+        let i = core.index();
+        match &self.p.parked[i] {
+            Some(park) => park.last_poll(next).or(self.p.last_mmio[i]),
+            None => self.p.last_mmio[i],
+        }
     }
     /// How many times `core` has left soft reset.
     pub fn releases(&self, core: Core) -> u32 {

@@ -371,7 +371,9 @@ impl Chip {
     /// [`Tile::hart`], [`Tile::pc`] and friends read what the reference schedule would show.
     /// [`Chip::digest`] does this itself; after [`Chip::clock`] or [`Chip::run_until`] a
     /// parked core's hart may lag, and a core that ran ahead may lead (memory, core states
-    /// and MMIO never do), so read harts after calling this.
+    /// and MMIO never do), so read harts after calling this. So may the cycle of a parked
+    /// core's last MMIO access ([`Tile::last_mmio`]) when its loop polls the overlay registers
+    /// ([`Tile::last_mmio_at`] does not lag).
     pub fn sync_parked(&mut self) -> Result<(), ChipError> {
         self.touch_all();
         let next = self.cycle;

@@ -248,7 +248,7 @@ pub fn statuses(chip: &Chip) -> Vec<TileStatus> {
                         state: t.core_state(c),
                         pc: t.pc(c),
                         releases: t.releases(c),
-                        last_mmio: t.last_mmio(c),
+                        last_mmio: t.last_mmio_at(c, chip.cycle()),
                     })
                     .collect(),
             }
@@ -308,7 +308,7 @@ fn deadlock(chip: &Chip) -> ChipError {
         for c in Core::ALL {
             if t.core_state(c) == CoreState::Stalled {
                 let n = t.node();
-                let what = match t.last_mmio(c) {
+                let what = match t.last_mmio_at(c, chip.cycle()) {
                     Some(m) => format!(
                         "{} 0x{:08x} ({}) at pc 0x{:08x}",
                         if m.write { "store to" } else { "load from" },

@@ -473,7 +473,7 @@ pub fn stuck_report_for(
             if (pc < base || pc >= base + TEXT_SIZE) && tensix.is_none() {
                 continue;
             }
-            let cb = t.last_mmio(core).and_then(|m| {
+            let cb = t.last_mmio_at(core, chip.cycle()).and_then(|m| {
                 let off = m.addr.checked_sub(OVERLAY_BASE)?;
                 let (stream, reg) = (off >> 12, (off & 0xFFF) >> 2);
                 (stream < u32::from(NUM_CBS)
@@ -497,7 +497,7 @@ pub fn stuck_report_for(
                 .and_then(|p| p.kernels.iter().find(|k| k.core == core))
                 .and_then(|k| k.function_at(pc))
                 .map(crate::hang::plain_name);
-            let last = t.last_mmio(core);
+            let last = t.last_mmio_at(core, chip.cycle());
             let note = match wait {
                 Some(w) if w.for_tiles => {
                     let done = crate::hang::finished_kernels(t, &kernels);

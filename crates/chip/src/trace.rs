@@ -162,7 +162,7 @@ impl ChipTracer {
                         ),
                         _ => Some("firmware".to_string()),
                     };
-                    let m = t.last_mmio(core);
+                    let m = t.last_mmio_at(core, cycle + 1);
                     let repeats = match (m, tt.reads[i]) {
                         (Some(m), Some((a, c, n))) if m.cycle == c => (a == m.addr).then_some(n),
                         (Some(m), prev) if !m.write => {

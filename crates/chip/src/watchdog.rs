@@ -79,7 +79,7 @@ impl Watchdog {
             let n = t.node();
             for core in crate::Core::ALL {
                 let note = t
-                    .last_mmio(core)
+                    .last_mmio_at(core, chip.cycle())
                     .and_then(|m| crate::hang::noc_poll_note(chip, t, &m));
                 if let Some(note) = note {
                     threads.push_str(&format!(

@@ -402,3 +402,41 @@ fn lone_core_polling_l1_with_private_steps_is_parked() {
         }
     }
 }
+
+/// The idle-loop detector backs off on a loop whose passes differ (a counting loop), but a
+/// backward jump outside the code of its failed passes is another loop, tried at once: BRISC
+/// counts 600 passes down, then polls an L1 word nobody writes; 40 cycles after the count ends
+/// it is parked (with the three TRISCs' one-instruction spins: 4 parks), and the chip matches
+/// the reference schedule.
+#[test]
+fn a_poll_after_a_counting_loop_parks_without_waiting_out_its_backoff() {
+    let mut digests = Vec::new();
+    for schedule in [Schedule::Reference, Schedule::Fast] {
+        let mut c = Chip::new(&ChipConfig {
+            tiles: grid::parse_tiles("1,2").expect("tiles"),
+            ..ChipConfig::default()
+        })
+        .expect("chip");
+        c.set_schedule(schedule).expect("schedule");
+        let mut b = delay_then_set(600, FLAG_B);
+        b.extend(poll_then_record(FLAG_A, 0, OUT));
+        b.push(spin());
+        c.write_l1(1, 2, 0, &bytes(&b)).expect("brisc");
+        // NCRISC counts too (never parked), so BRISC is not alone and never runs ahead: the
+        // detector sees each of its passes.
+        let mut nc = delay_then_set(100_000, FLAG_C);
+        nc.push(spin());
+        c.write_l1(1, 2, 0x12000, &bytes(&nc)).expect("ncrisc");
+        for pc in [0x6000u64, 0xA000, 0xE000] {
+            c.write_l1(1, 2, pc, &bytes(&[spin()])).expect("others");
+        }
+        c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
+        // li (2) + 601 passes of 2 + the store (5): BRISC starts its poll in cycle 1209.
+        c.clock(1209 + 40).expect("run");
+        if schedule == Schedule::Fast {
+            assert_eq!(c.park_counts(), (4, 0), "BRISC's poll is parked");
+        }
+        digests.push(c.digest().expect("digest"));
+    }
+    assert_eq!(digests[0].first_difference(&digests[1]), None);
+}

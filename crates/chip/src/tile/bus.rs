@@ -75,7 +75,6 @@ impl CoreBus<'_, '_> {
     }
 
     fn note(&mut self, addr: u32, width: u32, write: bool, value: u32, stalled: bool) {
-        self.p.probes[self.core.index()].impure = true;
         self.p.last_mmio[self.core.index()] = Some(MmioAccess {
             pc: self.pc,
             addr,
@@ -275,6 +274,8 @@ impl CoreBus<'_, '_> {
                 p.overlay
                     .write(off, value)
                     .map_err(|m| (ErrorKind::Unimplemented, m))?;
+                // Cores parked on a poll of the overlay see the change (see `park`).
+                p.wake_overlay_pollers();
                 Access::Done(())
             }
             Target::MopCfg { thread, index } => {
@@ -423,8 +424,14 @@ impl Bus for CoreBus<'_, '_> {
                 return Access::Done(v);
             }
         }
-        self.p.probes[self.core.index()].impure = true;
+        let i = self.core.index();
         let t = decode(self.core, addr);
+        // The overlay registers change only by writes the tile sees (its cores' stores, the
+        // coprocessor's STOREREG), so a loop polling them can be parked like an L1 poll.
+        let pollable = matches!(t, Target::Overlay(_));
+        if !pollable {
+            self.p.probes[i].impure = true;
+        }
         if let Target::LocalRam { owner, off } = t {
             return match self.p.local[owner.index()].read(off, w) {
                 Some(v) => Access::Done(v),
@@ -438,9 +445,15 @@ impl Bus for CoreBus<'_, '_> {
                     _ => (0, true),
                 };
                 self.note(addr, w, false, v, stalled);
+                let probe = &mut self.p.probes[i];
+                match self.p.last_mmio[i] {
+                    Some(m) if pollable && !stalled => probe.poll(m),
+                    _ => probe.impure = true,
+                }
                 a
             }
             Err(r) => {
+                self.p.probes[i].impure = true;
                 self.note(addr, w, false, 0, false);
                 self.refuse(addr, w, false, r)
             }

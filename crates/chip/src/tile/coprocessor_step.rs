@@ -19,6 +19,8 @@ impl Tile {
             tdma: &mut p.tdma,
         };
         let r = p.cp.step_with(now, &mut port);
+        // A `STOREREG` to the overlay wakes the cores polling it; they have run cycle `now`.
+        p.wake_overlay_pollers();
         self.forward_coprocessor_warnings();
         r.map_err(|e| self.tensix_error(e))?;
         if self.p.cfg_pending != 0 {

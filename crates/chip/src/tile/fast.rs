@@ -6,6 +6,8 @@
 use bhemu_noc::{Noc, TileNoc};
 use bhemu_rv::{Checkpoint, Step};
 
+use super::memory_map::{L1_SIZE, OVERLAY_BASE};
+use super::overlay::Overlay;
 use super::{bus, park, CoreState, Tile};
 use crate::error::{ChipError, ErrorKind};
 use crate::tile::Core;
@@ -228,16 +230,25 @@ impl Tile {
         let det = &mut self.cores[i].det;
         det.active = false;
         let l1 = &self.p.l1;
-        let unchanged = probe
-            .loads
-            .iter()
-            .all(|&(a, w, v)| l1.read(a, u32::from(w)) == Some(v));
+        let overlay = &self.p.overlay;
+        // Loads outside L1 are the overlay polls the bus let through (see `bus`).
+        let unchanged = probe.loads.iter().all(|&(a, w, v)| {
+            if a < L1_SIZE {
+                l1.read(a, u32::from(w)) == Some(v)
+            } else {
+                overlay.read(a.wrapping_sub(OVERLAY_BASE)) == Ok(v)
+            }
+        });
         if !unchanged || det.pcs.len() < 2 {
             return;
         }
         let mut pcs = std::mem::take(&mut det.pcs);
         pcs.pop();
         let loads = std::mem::take(&mut probe.loads);
+        let polls = std::mem::take(&mut probe.polls);
+        self.p.overlay_watch[i] = polls.iter().fold(0, |m, p| {
+            m | 1 << Overlay::stream_of(p.addr.wrapping_sub(OVERLAY_BASE))
+        });
         let bit = 1u8 << i;
         let mut lines = Vec::new();
         let lo = pcs.iter().copied().min().unwrap_or(0);
@@ -247,7 +258,7 @@ impl Tile {
             lines.extend(self.p.l1.watch(a, bit));
             a += 64;
         }
-        for &(a, w, _) in &loads {
+        for &(a, w, _) in loads.iter().filter(|l| l.0 < L1_SIZE) {
             lines.extend(self.p.l1.watch(a, bit));
             lines.extend(self.p.l1.watch(a + u32::from(w) - 1, bit));
         }
@@ -257,6 +268,7 @@ impl Tile {
             start: now + 1,
             pcs,
             loads,
+            polls,
             lines,
         });
         self.awake &= !bit;
@@ -285,6 +297,10 @@ impl Tile {
             self.p.l1.unwatch(l, bit);
         }
         self.p.l1.clear_woken(bit);
+        self.p.overlay_watch[i] = 0;
+        if let Some(m) = park.last_poll(next) {
+            self.p.last_mmio[i] = Some(m);
+        }
         let steps = next.saturating_sub(park.start);
         let period = park.period();
         let slot = &mut self.cores[i];

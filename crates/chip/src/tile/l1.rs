@@ -161,6 +161,13 @@ impl L1 {
         self.woken
     }
 
+    /// Marks the cores in `mask` woken by something other than an L1 write (a write to MMIO
+    /// registers they poll, see `tile::park`); the tile handles them as it does L1 wakes.
+    #[inline]
+    pub fn wake(&mut self, mask: u8) {
+        self.woken |= mask;
+    }
+
     /// Clears `mask` from the woken cores.
     pub fn clear_woken(&mut self, mask: u8) {
         self.woken &= !mask;

@@ -145,9 +145,27 @@ pub(crate) struct Parts {
     pub probes: [park::Probe; 5],
     /// Per core, the loop it is parked on (fast schedule).
     pub parked: [Option<park::Park>; 5],
+    /// Per core, the overlay streams (bit per stream) whose registers the loop it is parked
+    /// on polls: a write to one of them wakes it (see `park`).
+    pub overlay_watch: [u64; 5],
     /// NoC requests the cores issued this cycle, in issue order, until the chip hands them to
     /// the NoC (`Noc::submit`, in tile order: docs/noc-lookahead.md clause 4).
     pub outbox: Vec<Request>,
+}
+
+impl Parts {
+    /// Marks woken the parked cores that poll an overlay stream written since the last call
+    /// (by a core's store or the coprocessor's `STOREREG`); the tile then brings them to the
+    /// cycle as it does for L1 writes (see `park`).
+    #[inline]
+    pub(crate) fn wake_overlay_pollers(&mut self) {
+        let written = self.overlay.take_written();
+        for (i, &w) in self.overlay_watch.iter().enumerate() {
+            if w & written != 0 {
+                self.l1.wake(1 << i);
+            }
+        }
+    }
 }
 
 pub struct Tile {
@@ -216,6 +234,7 @@ impl Tile {
                 last_mmio: [None; 5],
                 probes: Default::default(),
                 parked: Default::default(),
+                overlay_watch: [0; 5],
                 outbox: Vec::new(),
             },
             awake: 0,
@@ -245,8 +264,20 @@ impl Tile {
     pub fn hart(&self, core: Core) -> &Hart {
         &self.cores[core.index()].hart
     }
+    /// The core's last MMIO access as of its last step (see [`Tile::last_mmio_at`] for a core
+    /// the fast schedule parked on an overlay poll).
     pub fn last_mmio(&self, core: Core) -> Option<MmioAccess> {
         self.p.last_mmio[core.index()]
+    }
+    /// The core's last MMIO access once it has executed every cycle before `next` (the chip's
+    /// cycle between ticks): what the reference schedule shows, also while the fast schedule
+    /// has the core parked on a loop that polls the overlay registers (see `park`).
+    pub fn last_mmio_at(&self, core: Core, next: u64) -> Option<MmioAccess> {
+        let i = core.index();
+        match &self.p.parked[i] {
+            Some(park) => park.last_poll(next).or(self.p.last_mmio[i]),
+            None => self.p.last_mmio[i],
+        }
     }
     /// How many times `core` has left soft reset.
     pub fn releases(&self, core: Core) -> u32 {

@@ -23,6 +23,10 @@ const MASK17: u32 = (1 << 17) - 1;
 pub struct Overlay {
     regs: Vec<u32>,
     space_available: [u32; STREAMS],
+    /// Bit per stream written (by a core or the coprocessor's `STOREREG`) since
+    /// [`Overlay::take_written`], so that the tile can wake the cores parked on a poll of that
+    /// stream's registers (see `tile::park`). A write changes only its own stream's registers.
+    written: u64,
 }
 
 impl Default for Overlay {
@@ -40,7 +44,19 @@ impl Overlay {
         Overlay {
             regs: vec![0; STREAMS * STORED],
             space_available: [0; STREAMS],
+            written: 0,
         }
+    }
+
+    /// The streams written since the last call (bit per stream), cleared.
+    #[inline]
+    pub fn take_written(&mut self) -> u64 {
+        std::mem::take(&mut self.written)
+    }
+
+    /// The stream whose register is at `off` from the overlay base.
+    pub fn stream_of(off: u32) -> usize {
+        split(off).0
     }
 
     /// A word read at `off` from the overlay base.
@@ -64,6 +80,7 @@ impl Overlay {
         if s >= STREAMS {
             return Err(format!("overlay stream {s} does not exist (64 streams)"));
         }
+        self.written |= 1 << s;
         let base = s * STORED;
         match r {
             REMOTE_DEST_BUF_START => {
@@ -122,5 +139,19 @@ mod tests {
         assert_eq!(o.read(reg(3, 297)), Ok(9));
         assert!(o.read(reg(3, 400)).is_err());
         assert!(o.read(reg(64, 0)).is_err());
+    }
+
+    /// A write marks its stream written, once, whatever register it hits.
+    #[test]
+    fn writes_mark_their_stream_written() {
+        let mut o = Overlay::new();
+        let reg = |s: u32, r: u32| s * 0x1000 + 4 * r;
+        assert_eq!(o.take_written(), 0);
+        assert!(o.write(reg(3, 10), 7).is_ok());
+        assert!(o.write(reg(63, 8), 1).is_ok());
+        assert!(o.write(reg(3, 270), 1 << 6).is_ok());
+        assert_eq!(o.take_written(), (1 << 3) | (1 << 63));
+        assert_eq!(o.take_written(), 0);
+        assert_eq!(Overlay::stream_of(reg(17, 297)), 17);
     }
 }

@@ -8,6 +8,16 @@
 //! tell) and every value it loaded is still what L1 holds. From then on each pass is the same
 //! as the last, so the core is *parked*: not stepped, its loads' lines and code lines watched.
 //!
+//! Loads of the NoC overlay's stream registers (the circular-buffer counters tt-metal's
+//! `cb_wait_front` / `cb_reserve_back` poll) count as L1 loads do: those registers change only
+//! by a store of a core of the tile or the coprocessor's `STOREREG`, and either wakes the
+//! cores parked on a poll of the stream it wrote ([`super::Parts::wake_overlay_pollers`]) at
+//! the point of the cycle order where it happens, exactly as an L1 write does. A parked
+//! poll's last MMIO access ([`super::MmioAccess`]) is brought to its latest repetition when
+//! the core is woken ([`Park::last_poll`]). Any other MMIO access still makes a pass impure
+//! (NIU counters, PC buffers and mailboxes change by events this does not track; the wall
+//! clock changes every cycle).
+//!
 //! A write by anyone (a core of the tile, the NoC, the host, the coprocessor) to a watched
 //! line wakes it: it is brought to the exact point the reference schedule would have it at —
 //! whole passes are accounted by [`bhemu_rv::Hart::skip_retired`] (each pass retires one
@@ -19,6 +29,7 @@
 use bhemu_rv::{Access, Bus, BusFault, Width};
 
 use super::l1::L1;
+use super::MmioAccess;
 
 /// Most loads one pass of a parkable loop may make.
 pub(crate) const MAX_LOADS: usize = 8;
@@ -35,9 +46,21 @@ pub(crate) struct Probe {
     /// Something other than an L1 load reached the bus (or too many loads).
     pub impure: bool,
     pub loads: Vec<(u32, u8, u32)>,
+    /// The pass's loads of polled MMIO registers (also in `loads`), with their cycles.
+    pub polls: Vec<MmioAccess>,
 }
 
 impl Probe {
+    /// A load of a register that changes only by writes the tile sees (the overlay's): part
+    /// of the pass like an L1 load.
+    #[inline]
+    pub fn poll(&mut self, m: MmioAccess) {
+        if !self.on {
+            return;
+        }
+        self.load(m.addr, u32::from(m.width), m.value);
+        self.polls.push(m);
+    }
     #[inline]
     pub fn load(&mut self, addr: u32, width: u32, value: u32) {
         if !self.on {
@@ -53,6 +76,7 @@ impl Probe {
         self.on = true;
         self.impure = false;
         self.loads.clear();
+        self.polls.clear();
     }
 }
 
@@ -72,6 +96,11 @@ pub(crate) struct Detector {
     pub pcs: Vec<u32>,
     backoff: u32,
     skip: u32,
+    /// The code range `[lo, hi]` of the candidate passes that failed since the backoff last
+    /// started from zero: a backward jump outside it enters another loop, which is tried at
+    /// once (a poll after a counting loop parks without waiting out the counting loop's
+    /// backoff).
+    failed: Option<(u32, u32)>,
 }
 
 impl Detector {
@@ -79,6 +108,7 @@ impl Detector {
         self.active = false;
         self.skip = 0;
         self.backoff = 0;
+        self.failed = None;
     }
 }
 
@@ -90,6 +120,8 @@ pub(crate) struct Park {
     /// pc after k steps from the head, k = 0 .. period-1.
     pub pcs: Vec<u32>,
     pub loads: Vec<(u32, u8, u32)>,
+    /// The proving pass's MMIO polls (see [`Park::last_poll`]).
+    pub polls: Vec<MmioAccess>,
     /// Watched L1 lines.
     pub lines: Vec<usize>,
 }
@@ -102,6 +134,21 @@ impl Park {
     pub fn pc_at(&self, next: u64) -> u32 {
         let k = next.saturating_sub(self.start) % self.period().max(1);
         self.pcs.get(k as usize).copied().unwrap_or(0)
+    }
+    /// The core's last MMIO access once it has executed every cycle before `next`: the latest
+    /// repetition of a poll of the proving pass (which ended at cycle `start - 1`), each
+    /// repeated every period.
+    pub fn last_poll(&self, next: u64) -> Option<MmioAccess> {
+        let p = self.period().max(1);
+        self.polls
+            .iter()
+            .filter(|m| m.cycle < next)
+            .map(|m| {
+                let mut m = *m;
+                m.cycle += (next - 1 - m.cycle) / p * p;
+                m
+            })
+            .max_by_key(|m| m.cycle)
     }
 }
 
@@ -149,6 +196,14 @@ pub(crate) fn observe(
         }
         d.backoff = (d.backoff * 2).clamp(1, MAX_BACKOFF);
         d.skip = d.backoff;
+        let lo = d.pcs.iter().copied().min().unwrap_or(pc).min(pc);
+        let hi = d.pcs.iter().copied().max().unwrap_or(pc).max(old_pc);
+        d.failed = Some(match d.failed {
+            Some((a, b)) => (a.min(lo), b.max(hi)),
+            None => (lo, hi),
+        });
+    } else if d.skip > 0 && !d.failed.is_some_and(|(a, b)| (a..=b).contains(&pc)) {
+        d.reset();
     }
     if d.skip > 0 {
         d.skip -= 1;

@@ -1,0 +1,94 @@
+//! The fast schedule runs the kit's tt-metal compute programs exactly as the reference
+//! schedule does: their circular-buffer waits poll the NoC overlay's counters (parked by the
+//! fast schedule, woken by the TRISCs' stores and the packer's `STOREREG`), so on 140 tiles
+//! `bhemu run --json` reports the same boot and launch cycles, verdicts and stuck cores under
+//! `BHEMU_SCHEDULE=reference` and `fast` (wall times aside).
+//!
+//! Skips with a message when the firmware or the cross compiler is missing, unless
+//! `BHEMU_REQUIRE_TOOLS=1`.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn skip(why: &str) -> Option<PathBuf> {
+    if std::env::var("BHEMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
+        panic!("BHEMU_REQUIRE_TOOLS=1 but {why}");
+    }
+    eprintln!("skipped: {why}");
+    None
+}
+
+/// Builds the kit into the cargo tmpdir; `None` to skip.
+fn kit() -> Option<PathBuf> {
+    if !root()
+        .join(".cache/ttnn/firmware/blackhole-140/brisc.elf")
+        .is_file()
+    {
+        return skip("no firmware in .cache/ttnn (run scripts/fetch-ttnn.sh)");
+    }
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kernel-kit");
+    let st = Command::new("bash")
+        .arg(root().join("scripts/kernel-kit/build.sh"))
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .status();
+    match st {
+        Ok(s) if s.success() => Some(out),
+        _ => skip("scripts/kernel-kit/build.sh failed (apt-get install gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)"),
+    }
+}
+
+/// `bhemu run PROGRAM --json --tiles all` under `schedule`, wall times removed.
+fn run(kit: &Path, program: &str, schedule: &str) -> serde_json::Value {
+    let o = Command::new(env!("CARGO_BIN_EXE_bhemu"))
+        .current_dir(root())
+        .env("BHEMU_SCHEDULE", schedule)
+        .args(["run", program, "--json", "--tiles", "all", "--kit"])
+        .arg(kit)
+        .output()
+        .expect("run bhemu");
+    let out = String::from_utf8_lossy(&o.stdout);
+    let mut v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| {
+        panic!(
+            "{program} ({schedule}): not JSON ({e}): {out}{}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    let m = v.as_object_mut().expect("an object");
+    for k in [
+        "wall_s",
+        "run_wall_s",
+        "simulated_cycles_per_s",
+        "simulated_tile_cycles_per_s",
+    ] {
+        assert!(m.remove(k).is_some(), "{program}: no `{k}`");
+    }
+    v
+}
+
+#[test]
+fn kit_compute_programs_match_the_reference_schedule_on_140_tiles() {
+    let Some(kit) = kit() else {
+        return;
+    };
+    for name in ["add", "matmul", "matmul_block"] {
+        let program = format!("examples/kernels/programs/{name}.toml");
+        let r = run(&kit, &program, "reference");
+        let f = run(&kit, &program, "fast");
+        assert_eq!(r, f, "{name}");
+        assert_eq!(r["tiles"], 140, "{name}");
+        assert_eq!(r["finished"], true, "{name}");
+        assert!(
+            r["cycles"].as_u64().is_some_and(|c| c > 1000),
+            "{name}: {r}"
+        );
+        let outs = r["outputs"].as_array().expect("outputs");
+        assert!(
+            !outs.is_empty() && outs.iter().all(|o| o["bit_exact"] == true),
+            "{name}: {r}"
+        );
+    }
+}

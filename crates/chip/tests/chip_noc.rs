@@ -1,24 +1,9 @@
 //! Chip-level tests: the scheduler and NoC traffic from programs running on tiles.
+mod common;
 use bhemu_chip::{grid, Chip, ChipConfig, Core, CoreState, ErrorKind};
-use bhemu_isa::riscv::{encode, ImmOp, Insn, LoadOp, StoreOp};
+use bhemu_isa::riscv::{encode, Insn, LoadOp, StoreOp};
+use common::{li, T0, T1, T2};
 
-const T0: u8 = 5;
-const T1: u8 = 6;
-const T2: u8 = 7;
-
-fn li(rd: u8, v: u32) -> Vec<Insn> {
-    let lo = ((v as i32) << 20) >> 20;
-    let hi = v.wrapping_sub(lo as u32);
-    vec![
-        Insn::Lui { rd, imm: hi },
-        Insn::OpImm {
-            op: ImmOp::Addi,
-            rd,
-            rs1: rd,
-            imm: lo,
-        },
-    ]
-}
 fn store(addr: u32, value: u32) -> Vec<Insn> {
     let mut v = li(T0, addr);
     v.extend(li(T1, value));

@@ -3,59 +3,10 @@
 //! every phase of their loop; the digest of the whole chip (harts with cycle/instret, L1s,
 //! DRAM) matches the reference schedule's after every run, and so do the cycles the cores
 //! record when they leave their loops.
-use bhemu_chip::{grid, Chip, ChipConfig, Schedule};
-use bhemu_isa::riscv::{encode, BranchOp, CsrOp, ImmOp, Insn, LoadOp, StoreOp};
-
-const T0: u8 = 5;
-const T1: u8 = 6;
-const T2: u8 = 7;
-const S0: u8 = 8;
-
-fn li(rd: u8, v: u32) -> Vec<Insn> {
-    let lo = ((v as i32) << 20) >> 20;
-    let hi = v.wrapping_sub(lo as u32);
-    vec![
-        Insn::Lui { rd, imm: hi },
-        Insn::OpImm {
-            op: ImmOp::Addi,
-            rd,
-            rs1: rd,
-            imm: lo,
-        },
-    ]
-}
-fn addi(rd: u8, rs1: u8, imm: i32) -> Insn {
-    Insn::OpImm {
-        op: ImmOp::Addi,
-        rd,
-        rs1,
-        imm,
-    }
-}
-fn sw(rs2: u8, rs1: u8) -> Insn {
-    Insn::Store {
-        op: StoreOp::Sw,
-        rs1,
-        rs2,
-        offset: 0,
-    }
-}
-fn branch(op: BranchOp, rs1: u8, rs2: u8, offset: i32) -> Insn {
-    Insn::Branch {
-        op,
-        rs1,
-        rs2,
-        offset,
-    }
-}
-fn mcycle(rd: u8) -> Insn {
-    Insn::Csr {
-        op: CsrOp::Rs,
-        rd,
-        csr: 0xB00,
-        src: 0,
-    }
-}
+mod common;
+use bhemu_chip::{Chip, Schedule};
+use bhemu_isa::riscv::{encode, BranchOp, Insn, LoadOp};
+use common::*;
 
 /// Counts `k` down in a loop whose registers change (never parked), then stores 1 at `flag`.
 fn delay_then_set(k: u32, flag: u32) -> Vec<Insn> {
@@ -66,34 +17,6 @@ fn delay_then_set(k: u32, flag: u32) -> Vec<Insn> {
     p.extend(li(T1, 1));
     p.push(sw(T1, T0));
     p
-}
-
-/// Polls `flag` with `extra` ALU instructions in the loop body until it reads non-zero, then
-/// stores mcycle at `out`.
-fn poll_then_record(flag: u32, extra: usize, out: u32) -> Vec<Insn> {
-    let mut p = li(T0, flag);
-    p.push(Insn::Load {
-        op: LoadOp::Lw,
-        rd: T2,
-        rs1: T0,
-        offset: 0,
-    });
-    for _ in 0..extra {
-        p.push(addi(T1, T2, 3));
-    }
-    p.push(branch(BranchOp::Beq, T2, 0, -4 * (extra as i32 + 1)));
-    p.push(mcycle(T1));
-    p.extend(li(T0, out));
-    p.push(sw(T1, T0));
-    p
-}
-
-fn spin() -> Insn {
-    Insn::Jal { rd: 0, offset: 0 }
-}
-
-fn bytes(p: &[Insn]) -> Vec<u8> {
-    p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
 }
 
 const FLAG_A: u32 = 0x2_0000; // BRISC → NCRISC (writer before the poller)
@@ -108,12 +31,7 @@ fn run(
     k2: u32,
     host_at: u64,
 ) -> (bhemu_chip::ChipDigest, [u32; 3], (u64, u64)) {
-    let mut c = Chip::new(&ChipConfig {
-        tiles: grid::parse_tiles("1,2;2,2").expect("tiles"),
-        ..ChipConfig::default()
-    })
-    .expect("chip");
-    c.set_schedule(schedule).expect("schedule");
+    let mut c = chip("1,2;2,2", schedule);
     for (x, y) in [(1u8, 2u8), (2, 2)] {
         let mut b = delay_then_set(k, FLAG_A);
         b.extend(poll_then_record(FLAG_B, 1, OUT));
@@ -208,12 +126,7 @@ enum Event {
 }
 
 fn run_private_loop(schedule: Schedule, at: u64, ev: Event) -> Vec<bhemu_chip::ChipDigest> {
-    let mut c = Chip::new(&ChipConfig {
-        tiles: grid::parse_tiles("1,2").expect("tiles"),
-        ..ChipConfig::default()
-    })
-    .expect("chip");
-    c.set_schedule(schedule).expect("schedule");
+    let mut c = chip("1,2", schedule);
     let (prog, addi_at) = private_loop(400);
     c.write_l1(1, 2, 0, &bytes(&prog)).expect("brisc");
     for pc in [0x12000u64, 0x6000, 0xA000, 0xE000] {
@@ -264,12 +177,7 @@ fn run_until_l1_stops_at_the_same_cycle_as_run_until() {
     let mut cycles = Vec::new();
     for schedule in [Schedule::Reference, Schedule::Fast] {
         for only_l1 in [false, true] {
-            let mut c = Chip::new(&ChipConfig {
-                tiles: grid::parse_tiles("1,2;2,2").expect("tiles"),
-                ..ChipConfig::default()
-            })
-            .expect("chip");
-            c.set_schedule(schedule).expect("schedule");
+            let mut c = chip("1,2;2,2", schedule);
             c.write_l1(2, 2, 0, &bytes(&private_loop(300).0))
                 .expect("brisc");
             for pc in [0x12000u64, 0x6000, 0xA000, 0xE000] {
@@ -300,12 +208,7 @@ fn pc_snapshots_of_parked_cores_match_the_reference() {
     for delay in [20u32, 21, 22, 23, 50, 51] {
         let mut got = Vec::new();
         for schedule in [Schedule::Reference, Schedule::Fast] {
-            let mut c = Chip::new(&ChipConfig {
-                tiles: grid::parse_tiles("1,2").expect("tiles"),
-                ..ChipConfig::default()
-            })
-            .expect("chip");
-            c.set_schedule(schedule).expect("schedule");
+            let mut c = chip("1,2", schedule);
             // BRISC and TRISC0: wait `delay` passes, load NCRISC's snapshot, store it.
             let sampler = |out: u32, d: u32| {
                 let mut p = li(S0, d);
@@ -361,12 +264,7 @@ fn pc_snapshots_of_parked_cores_match_the_reference() {
 #[test]
 fn lone_core_polling_l1_with_private_steps_is_parked() {
     let run = |schedule: Schedule, k: u32, host_at: u64| {
-        let mut c = Chip::new(&ChipConfig {
-            tiles: grid::parse_tiles("1,2").expect("tiles"),
-            ..ChipConfig::default()
-        })
-        .expect("chip");
-        c.set_schedule(schedule).expect("schedule");
+        let mut c = chip("1,2", schedule);
         let mut b = delay_then_set(k, FLAG_A);
         b.extend(poll_then_record(FLAG_C, 3, OUT));
         b.push(spin());
@@ -412,12 +310,7 @@ fn lone_core_polling_l1_with_private_steps_is_parked() {
 fn a_poll_after_a_counting_loop_parks_without_waiting_out_its_backoff() {
     let mut digests = Vec::new();
     for schedule in [Schedule::Reference, Schedule::Fast] {
-        let mut c = Chip::new(&ChipConfig {
-            tiles: grid::parse_tiles("1,2").expect("tiles"),
-            ..ChipConfig::default()
-        })
-        .expect("chip");
-        c.set_schedule(schedule).expect("schedule");
+        let mut c = chip("1,2", schedule);
         let mut b = delay_then_set(600, FLAG_B);
         b.extend(poll_then_record(FLAG_A, 0, OUT));
         b.push(spin());

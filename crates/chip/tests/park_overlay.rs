@@ -5,14 +5,11 @@
 //! core before them in the order, a core after them and the coprocessor, at every phase of
 //! their loops; the digest of the chip, the cycles the cores record when they leave their
 //! loops and each core's last MMIO access match the reference schedule's.
+mod common;
 use bhemu_chip::tile::MmioAccess;
-use bhemu_chip::{grid, Chip, ChipConfig, Core, Schedule};
-use bhemu_isa::riscv::{encode, BranchOp, CsrOp, ImmOp, Insn, LoadOp, StoreOp};
-
-const T0: u8 = 5;
-const T1: u8 = 6;
-const T2: u8 = 7;
-const S0: u8 = 8;
+use bhemu_chip::{Core, Schedule};
+use bhemu_isa::riscv::{BranchOp, Insn};
+use common::*;
 
 /// `STREAM_REG_ADDR(stream, reg)`: stream `s`'s register `r` (overlay.rs).
 const fn stream_reg(s: u32, r: u32) -> u32 {
@@ -32,58 +29,6 @@ const OUT: u32 = 0x2_0100;
 const GPR5: u32 = 0xFFE0_0000 + 4 * 5;
 const INSTRN_BUF: u32 = 0xFFE4_0000;
 
-fn li(rd: u8, v: u32) -> Vec<Insn> {
-    let lo = ((v as i32) << 20) >> 20;
-    let hi = v.wrapping_sub(lo as u32);
-    vec![
-        Insn::Lui { rd, imm: hi },
-        Insn::OpImm {
-            op: ImmOp::Addi,
-            rd,
-            rs1: rd,
-            imm: lo,
-        },
-    ]
-}
-fn addi(rd: u8, rs1: u8, imm: i32) -> Insn {
-    Insn::OpImm {
-        op: ImmOp::Addi,
-        rd,
-        rs1,
-        imm,
-    }
-}
-fn sw(rs2: u8, rs1: u8) -> Insn {
-    Insn::Store {
-        op: StoreOp::Sw,
-        rs1,
-        rs2,
-        offset: 0,
-    }
-}
-fn branch(op: BranchOp, rs1: u8, rs2: u8, offset: i32) -> Insn {
-    Insn::Branch {
-        op,
-        rs1,
-        rs2,
-        offset,
-    }
-}
-fn mcycle(rd: u8) -> Insn {
-    Insn::Csr {
-        op: CsrOp::Rs,
-        rd,
-        csr: 0xB00,
-        src: 0,
-    }
-}
-fn spin() -> Insn {
-    Insn::Jal { rd: 0, offset: 0 }
-}
-fn bytes(p: &[Insn]) -> Vec<u8> {
-    p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
-}
-
 /// Counts `k` down in a loop whose registers change (never parked).
 fn delay(k: u32) -> Vec<Insn> {
     let mut p = li(S0, k + 1);
@@ -96,26 +41,6 @@ fn delay(k: u32) -> Vec<Insn> {
 fn store(addr: u32, v: u32) -> Vec<Insn> {
     let mut p = li(T0, addr);
     p.extend(li(T1, v));
-    p.push(sw(T1, T0));
-    p
-}
-
-/// Polls the word at `reg` with `extra` ALU instructions in the loop body until it reads
-/// non-zero, then stores mcycle at `out`.
-fn poll_then_record(reg: u32, extra: usize, out: u32) -> Vec<Insn> {
-    let mut p = li(T0, reg);
-    p.push(Insn::Load {
-        op: LoadOp::Lw,
-        rd: T2,
-        rs1: T0,
-        offset: 0,
-    });
-    for _ in 0..extra {
-        p.push(addi(T1, T2, 3));
-    }
-    p.push(branch(BranchOp::Beq, T2, 0, -4 * (extra as i32 + 1)));
-    p.push(mcycle(T1));
-    p.extend(li(T0, out));
     p.push(sw(T1, T0));
     p
 }
@@ -137,12 +62,7 @@ type Seen = (
 );
 
 fn run(schedule: Schedule, k: u32, k2: u32, k3: u32, look: u64) -> Seen {
-    let mut c = Chip::new(&ChipConfig {
-        tiles: grid::parse_tiles("1,2;2,2").expect("tiles"),
-        ..ChipConfig::default()
-    })
-    .expect("chip");
-    c.set_schedule(schedule).expect("schedule");
+    let mut c = chip("1,2;2,2", schedule);
     for (j, (x, y)) in [(1u8, 2u8), (2, 2)].into_iter().enumerate() {
         let j = j as u32;
         let mut b = store(REG_D, 9);
@@ -215,12 +135,7 @@ fn a_parked_overlay_poll_reports_its_latest_access() {
     for look in [40u64, 41, 42, 43, 100, 101, 102] {
         let mut seen = Vec::new();
         for schedule in [Schedule::Reference, Schedule::Fast] {
-            let mut c = Chip::new(&ChipConfig {
-                tiles: grid::parse_tiles("1,2").expect("tiles"),
-                ..ChipConfig::default()
-            })
-            .expect("chip");
-            c.set_schedule(schedule).expect("schedule");
+            let mut c = chip("1,2", schedule);
             let mut nc = poll_then_record(REG_A, 1, OUT);
             nc.push(spin());
             c.write_l1(1, 2, 0x12000, &bytes(&nc)).expect("ncrisc");
@@ -251,12 +166,7 @@ fn a_parked_overlay_poll_reports_its_latest_access() {
 #[test]
 fn last_mmio_at_matches_the_reference_every_cycle() {
     let build = |schedule: Schedule| {
-        let mut c = Chip::new(&ChipConfig {
-            tiles: grid::parse_tiles("1,2").expect("tiles"),
-            ..ChipConfig::default()
-        })
-        .expect("chip");
-        c.set_schedule(schedule).expect("schedule");
+        let mut c = chip("1,2", schedule);
         let mut b = delay(60);
         b.extend(store(REG_A, 1));
         b.push(spin());

@@ -2,11 +2,10 @@
 //! (`bhemu_chip::threads::SPREAD_MIN_NS`, the rule itself is unit-tested in `threads.rs`); with
 //! the threshold at 0 every cycle with enough busy tiles is spread. Either way the chip ends in
 //! the same state as on one thread.
+mod common;
 use bhemu_chip::{grid, Chip, ChipConfig};
-use bhemu_isa::riscv::{encode, BranchOp, ImmOp, Insn, StoreOp};
-
-const T0: u8 = 5;
-const S0: u8 = 8;
+use bhemu_isa::riscv::{BranchOp, Insn};
+use common::*;
 
 /// Stores a countdown from 300 at 0x20000 every pass (a store per pass keeps the core from
 /// running ahead, so its tile is busy every cycle), then loops forever on `j .`.
@@ -16,33 +15,13 @@ fn program() -> Vec<u8> {
             rd: T0,
             imm: 0x20000,
         },
-        Insn::OpImm {
-            op: ImmOp::Addi,
-            rd: S0,
-            rs1: 0,
-            imm: 300,
-        },
-        Insn::Store {
-            op: StoreOp::Sw,
-            rs1: T0,
-            rs2: S0,
-            offset: 0,
-        },
-        Insn::OpImm {
-            op: ImmOp::Addi,
-            rd: S0,
-            rs1: S0,
-            imm: -1,
-        },
-        Insn::Branch {
-            op: BranchOp::Bne,
-            rs1: S0,
-            rs2: 0,
-            offset: -8,
-        },
-        Insn::Jal { rd: 0, offset: 0 },
+        addi(S0, 0, 300),
+        sw(S0, T0),
+        addi(S0, S0, -1),
+        branch(BranchOp::Bne, S0, 0, -8),
+        spin(),
     ];
-    p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
+    bytes(&p)
 }
 
 fn run(threads: usize, threshold: Option<u64>) -> (bhemu_chip::ChipDigest, u64) {

@@ -1,0 +1,105 @@
+//! RISC-V program pieces the chip's integration tests assemble their cores' code from
+//! (through `bhemu_isa::riscv::encode`, the same encoder the disassembler is checked against).
+#![allow(dead_code)] // each test file uses its own subset
+
+use bhemu_chip::{grid, Chip, ChipConfig, Schedule};
+use bhemu_isa::riscv::{encode, BranchOp, CsrOp, ImmOp, Insn, LoadOp, StoreOp};
+
+pub const T0: u8 = 5;
+pub const T1: u8 = 6;
+pub const T2: u8 = 7;
+pub const S0: u8 = 8;
+
+/// `lui rd, hi; addi rd, rd, lo`: any 32-bit value.
+pub fn li(rd: u8, v: u32) -> Vec<Insn> {
+    let lo = ((v as i32) << 20) >> 20;
+    let hi = v.wrapping_sub(lo as u32);
+    vec![
+        Insn::Lui { rd, imm: hi },
+        Insn::OpImm {
+            op: ImmOp::Addi,
+            rd,
+            rs1: rd,
+            imm: lo,
+        },
+    ]
+}
+
+pub fn addi(rd: u8, rs1: u8, imm: i32) -> Insn {
+    Insn::OpImm {
+        op: ImmOp::Addi,
+        rd,
+        rs1,
+        imm,
+    }
+}
+
+/// `sw rs2, 0(rs1)`.
+pub fn sw(rs2: u8, rs1: u8) -> Insn {
+    Insn::Store {
+        op: StoreOp::Sw,
+        rs1,
+        rs2,
+        offset: 0,
+    }
+}
+
+pub fn branch(op: BranchOp, rs1: u8, rs2: u8, offset: i32) -> Insn {
+    Insn::Branch {
+        op,
+        rs1,
+        rs2,
+        offset,
+    }
+}
+
+/// `csrr rd, mcycle`.
+pub fn mcycle(rd: u8) -> Insn {
+    Insn::Csr {
+        op: CsrOp::Rs,
+        rd,
+        csr: 0xB00,
+        src: 0,
+    }
+}
+
+/// `j .`
+pub fn spin() -> Insn {
+    Insn::Jal { rd: 0, offset: 0 }
+}
+
+/// The program's bytes, little-endian.
+pub fn bytes(p: &[Insn]) -> Vec<u8> {
+    p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
+}
+
+/// Polls the word at `addr` with `extra` ALU instructions in the loop body until it reads
+/// non-zero, then stores mcycle at `out`.
+pub fn poll_then_record(addr: u32, extra: usize, out: u32) -> Vec<Insn> {
+    let mut p = li(T0, addr);
+    p.push(Insn::Load {
+        op: LoadOp::Lw,
+        rd: T2,
+        rs1: T0,
+        offset: 0,
+    });
+    for _ in 0..extra {
+        p.push(addi(T1, T2, 3));
+    }
+    p.push(branch(BranchOp::Beq, T2, 0, -4 * (extra as i32 + 1)));
+    p.push(mcycle(T1));
+    p.extend(li(T0, out));
+    p.push(sw(T1, T0));
+    p
+}
+
+/// A chip of `tiles` (as `--tiles` takes them) under `schedule`.
+pub fn chip(tiles: &str, schedule: Schedule) -> Chip {
+    let mut c = Chip::new(&ChipConfig {
+        tiles: grid::parse_tiles(tiles).expect("tiles"),
+        ..ChipConfig::default()
+    })
+    .expect("chip");
+    c.set_schedule(schedule).expect("schedule");
+    c
+}

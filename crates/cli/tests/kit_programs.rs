@@ -5,51 +5,19 @@
 //!
 //! Skips with a message when the firmware or the cross compiler is missing, unless
 //! `BHEMU_REQUIRE_TOOLS=1` (then it fails and says what to run).
+#[path = "common/kit.rs"]
+mod kit_common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use kit_common::{kit, root};
 use std::sync::Arc;
 
 use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, Firmware};
 use bhemu_chip::launch::{self, KernelImage, LocalCb, TileProgram, DATA_BASE};
 use bhemu_chip::{grid, Chip, ChipConfig, Core};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn require() -> bool {
-    std::env::var("BHEMU_REQUIRE_TOOLS").as_deref() == Ok("1")
-}
-
-fn skip(why: &str) -> Option<PathBuf> {
-    if require() {
-        panic!("BHEMU_REQUIRE_TOOLS=1 but {why}");
-    }
-    eprintln!("skipped: {why}");
-    None
-}
-
-/// Builds the kit once per test binary run (into the cargo tmpdir); `None` to skip.
-fn kit() -> Option<PathBuf> {
-    static ONCE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    ONCE.get_or_init(|| {
-        if !root().join(".cache/ttnn/firmware/blackhole-140/brisc.elf").is_file() {
-            return skip("no firmware in .cache/ttnn (run scripts/fetch-ttnn.sh)");
-        }
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kernel-kit");
-        let st = Command::new("bash")
-            .arg(root().join("scripts/kernel-kit/build.sh"))
-            .arg(&out)
-            .stdout(std::process::Stdio::null())
-            .status();
-        match st {
-            Ok(s) if s.success() => Some(out),
-            _ => skip("scripts/kernel-kit/build.sh failed (apt-get install gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)"),
-        }
-    })
-    .clone()
-}
 
 fn kernel(dir: &Path, name: &str, core: Core, file: &str) -> Arc<KernelImage> {
     let img = ElfImage::read(&dir.join(name).join(file)).expect("kernel ELF");

@@ -6,40 +6,13 @@
 //!
 //! Skips with a message when the firmware or the cross compiler is missing, unless
 //! `BHEMU_REQUIRE_TOOLS=1`.
-use std::path::{Path, PathBuf};
+#[path = "common/kit.rs"]
+mod kit_common;
+
+use std::path::Path;
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn skip(why: &str) -> Option<PathBuf> {
-    if std::env::var("BHEMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("BHEMU_REQUIRE_TOOLS=1 but {why}");
-    }
-    eprintln!("skipped: {why}");
-    None
-}
-
-/// Builds the kit into the cargo tmpdir; `None` to skip.
-fn kit() -> Option<PathBuf> {
-    if !root()
-        .join(".cache/ttnn/firmware/blackhole-140/brisc.elf")
-        .is_file()
-    {
-        return skip("no firmware in .cache/ttnn (run scripts/fetch-ttnn.sh)");
-    }
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kernel-kit");
-    let st = Command::new("bash")
-        .arg(root().join("scripts/kernel-kit/build.sh"))
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .status();
-    match st {
-        Ok(s) if s.success() => Some(out),
-        _ => skip("scripts/kernel-kit/build.sh failed (apt-get install gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)"),
-    }
-}
+use kit_common::{kit, root};
 
 /// `bhemu run PROGRAM --json --tiles all` under `schedule`, wall times removed.
 fn run(kit: &Path, program: &str, schedule: &str) -> serde_json::Value {

@@ -117,6 +117,20 @@ fn err(e: impl std::fmt::Display) -> CliError {
     CliError::new(e.to_string())
 }
 
+/// What the verdicts compare: the program, the chip after the run, where each tile's buffers
+/// are, the inputs fed to each tile and the references asked for.
+struct Compared<'a> {
+    p: &'a Program,
+    chip: &'a Chip,
+    layout: &'a Layout,
+    base: &'a Path,
+    inputs: &'a [Vec<Vec<u8>>],
+    in_formats: &'a [Format],
+    out_formats: &'a [Format],
+    refs: &'a [Option<Reference>],
+    math: Math,
+}
+
 struct Layout {
     /// Per buffer name: (address offset within a tile's region, pages, page size).
     buffers: BTreeMap<String, (u64, u32, u32)>,
@@ -510,92 +524,21 @@ pub fn execute(a: &RunArgs) -> Result<Outcome, CliError> {
     };
 
     // Verdicts.
-    let mut verdicts = Vec::new();
-    if r.finished {
-        for (i, o) in p.output.iter().enumerate() {
-            let f = out_formats[i];
-            let n_bytes = o.pages as usize * o.page_size as usize;
-            let n = n_bytes / f.bytes();
-            let file_ref = match &o.file {
-                Some(file) => Some(
-                    std::fs::read(base.join(file))
-                        .map_err(|e| CliError::new(format!("output[{i}].file: {e}")))?,
-                ),
-                None => None,
-            };
-            let (mut exact, mut max_ulp, mut bad_tiles) = (true, 0u64, 0usize);
-            let (mut xs, mut ys) = (Vec::new(), Vec::new());
-            let mut compared = false;
-            // The references of all tiles, computed on the machine's cores: on 140 tiles the
-            // independent model costs more host time than the run itself.
-            let computed = refs[i].as_ref().map(|rf| {
-                verdict::per_tile_parallel(&inputs, |tile_inputs| {
-                    let ins: Vec<(Format, &[u8])> = rf
-                        .operands
-                        .iter()
-                        .map(|op| {
-                            let j = p.input.iter().position(|b| &b.name == op).unwrap_or(0);
-                            (in_formats[j], tile_inputs[j].as_slice())
-                        })
-                        .collect();
-                    reference_output(rf, &ins, f, n, math)
-                })
-            });
-            for (ti, _) in inputs.iter().enumerate() {
-                let region = DRAM_BASE + l.per_tile * ti as u64;
-                let mut got = vec![0u8; n_bytes];
-                chip.dram()
-                    .read(0, region + l.buffers[&o.name].0, &mut got)
-                    .map_err(|e| CliError::new(format!("output[{i}]: {e}")))?;
-                let want = match (&computed, &file_ref) {
-                    (Some(c), _) => match c.get(ti) {
-                        Some(Some(w)) => w.clone(),
-                        _ => {
-                            return Err(CliError::new(format!(
-                                "output[{i}]: computing the reference of tile {ti} failed \
-                                 (internal error)"
-                            )))
-                        }
-                    },
-                    (None, Some(d)) => d.clone(),
-                    (None, None) => continue,
-                };
-                compared = true;
-                if want.len() != got.len() {
-                    return Err(CliError::new(format!(
-                        "output[{i}].file: {} bytes, the output has {}",
-                        want.len(),
-                        got.len()
-                    )));
-                }
-                if want != got {
-                    exact = false;
-                    bad_tiles += 1;
-                }
-                dump_for_diagnosis(&o.name, ti, &got, &want);
-                for e in 0..n {
-                    let (a, b) = (&got[e * f.bytes()..], &want[e * f.bytes()..]);
-                    max_ulp = max_ulp.max(ulp_distance(f, a, b));
-                    xs.push(element(f, &got, e));
-                    ys.push(element(f, &want, e));
-                }
-            }
-            if compared {
-                verdicts.push(Verdict {
-                    name: o.name.clone(),
-                    reference: o
-                        .reference
-                        .clone()
-                        .or_else(|| o.file.as_ref().map(|f| f.display().to_string()))
-                        .unwrap_or_default(),
-                    bit_exact: exact,
-                    max_ulp: f.float().then_some(max_ulp),
-                    pcc: pcc(&xs, &ys),
-                    mismatched_tiles: bad_tiles,
-                });
-            }
-        }
-    }
+    let verdicts = if r.finished {
+        verdict::verdicts(&Compared {
+            p: &p,
+            chip: &chip,
+            layout: &l,
+            base: &base,
+            inputs: &inputs,
+            in_formats: &in_formats,
+            out_formats: &out_formats,
+            refs: &refs,
+            math,
+        })?
+    } else {
+        Vec::new()
+    };
     let wall = t0.elapsed();
     Ok(Outcome {
         p,

@@ -255,3 +255,103 @@ pub(super) fn per_tile_parallel<T: Send>(
         out
     })
 }
+
+/// Every output's verdict against its reference (or file), over all tiles.
+pub(super) fn verdicts(c: &Compared) -> Result<Vec<Verdict>, CliError> {
+    let Compared {
+        p,
+        chip,
+        layout: l,
+        base,
+        inputs,
+        in_formats,
+        out_formats,
+        refs,
+        math,
+    } = *c;
+    let mut verdicts = Vec::new();
+    for (i, o) in p.output.iter().enumerate() {
+        let f = out_formats[i];
+        let n_bytes = o.pages as usize * o.page_size as usize;
+        let n = n_bytes / f.bytes();
+        let file_ref = match &o.file {
+            Some(file) => Some(
+                std::fs::read(base.join(file))
+                    .map_err(|e| CliError::new(format!("output[{i}].file: {e}")))?,
+            ),
+            None => None,
+        };
+        let (mut exact, mut max_ulp, mut bad_tiles) = (true, 0u64, 0usize);
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        let mut compared = false;
+        // The references of all tiles, computed on the machine's cores: on 140 tiles the
+        // independent model costs more host time than the run itself.
+        let computed = refs[i].as_ref().map(|rf| {
+            per_tile_parallel(inputs, |tile_inputs| {
+                let ins: Vec<(Format, &[u8])> = rf
+                    .operands
+                    .iter()
+                    .map(|op| {
+                        let j = p.input.iter().position(|b| &b.name == op).unwrap_or(0);
+                        (in_formats[j], tile_inputs[j].as_slice())
+                    })
+                    .collect();
+                reference_output(rf, &ins, f, n, math)
+            })
+        });
+        for (ti, _) in inputs.iter().enumerate() {
+            let region = DRAM_BASE + l.per_tile * ti as u64;
+            let mut got = vec![0u8; n_bytes];
+            chip.dram()
+                .read(0, region + l.buffers[&o.name].0, &mut got)
+                .map_err(|e| CliError::new(format!("output[{i}]: {e}")))?;
+            let want = match (&computed, &file_ref) {
+                (Some(c), _) => match c.get(ti) {
+                    Some(Some(w)) => w.clone(),
+                    _ => {
+                        return Err(CliError::new(format!(
+                            "output[{i}]: computing the reference of tile {ti} failed \
+                             (internal error)"
+                        )))
+                    }
+                },
+                (None, Some(d)) => d.clone(),
+                (None, None) => continue,
+            };
+            compared = true;
+            if want.len() != got.len() {
+                return Err(CliError::new(format!(
+                    "output[{i}].file: {} bytes, the output has {}",
+                    want.len(),
+                    got.len()
+                )));
+            }
+            if want != got {
+                exact = false;
+                bad_tiles += 1;
+            }
+            dump_for_diagnosis(&o.name, ti, &got, &want);
+            for e in 0..n {
+                let (a, b) = (&got[e * f.bytes()..], &want[e * f.bytes()..]);
+                max_ulp = max_ulp.max(ulp_distance(f, a, b));
+                xs.push(element(f, &got, e));
+                ys.push(element(f, &want, e));
+            }
+        }
+        if compared {
+            verdicts.push(Verdict {
+                name: o.name.clone(),
+                reference: o
+                    .reference
+                    .clone()
+                    .or_else(|| o.file.as_ref().map(|f| f.display().to_string()))
+                    .unwrap_or_default(),
+                bit_exact: exact,
+                max_ulp: f.float().then_some(max_ulp),
+                pcc: pcc(&xs, &ys),
+                mismatched_tiles: bad_tiles,
+            });
+        }
+    }
+    Ok(verdicts)
+}

@@ -510,9 +510,12 @@ impl Chip {
         let now = self.cycle;
         let mut written = false;
         let mut quiet = true;
-        let timer = (self.threads > 1).then(std::time::Instant::now);
+        // A cycle with nothing due costs nothing worth timing (tt-umd clocks one such cycle per
+        // read of an idle chip).
+        let nothing_due = self.earliest > now && !self.any_busy;
+        let timer = (self.threads > 1 && !nothing_due).then(std::time::Instant::now);
         let mut spread_ns = None;
-        let spread = if self.threads > 1 && self.schedule == Schedule::Fast {
+        let spread = if self.threads > 1 && self.schedule == Schedule::Fast && !nothing_due {
             crate::threads::spread_threads(
                 self.threads,
                 self.last_cycle_ns,
@@ -565,7 +568,7 @@ impl Chip {
                 quiet = done.quiet;
                 spread_ns = Some(done.work_ns);
             }
-            Schedule::Fast if self.earliest > now && !self.any_busy => {}
+            Schedule::Fast if nothing_due => {}
             Schedule::Fast => {
                 // Tiles whose cores are all parked, ahead of the clock or stopped are skipped
                 // with one compare each.

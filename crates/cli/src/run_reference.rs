@@ -129,14 +129,14 @@ pub fn elw_mul(m: Math, a: u16, b: u16) -> f32 {
 }
 
 /// One output datum of `in0 x in1` over `k_tiles` 32-wide inner tiles (`in0(kt, k)` is
-/// `in0[r][32 kt + k]`, `in1(kt, k)` is `in1[32 kt + k][c]`): per inner tile (one matmul call
-/// each), per phase, per inner face, MVMUL's chain `x = 0; x += SrcB[r][k] * SrcA[k][c]` over
-/// the face's 16 `k` in order, added into `Dst`.
+/// `ReadBF16(in0[r][32 kt + k])`, `in1(kt, k)` is `ReadBF16(in1[32 kt + k][c])`): per inner
+/// tile (one matmul call each), per phase, per inner face, MVMUL's chain
+/// `x = 0; x += SrcB[r][k] * SrcA[k][c]` over the face's 16 `k` in order, added into `Dst`.
 pub fn matmul_datum(
     m: Math,
     k_tiles: usize,
-    in0: impl Fn(usize, usize) -> u16,
-    in1: impl Fn(usize, usize) -> u16,
+    in0: impl Fn(usize, usize) -> f32,
+    in1: impl Fn(usize, usize) -> f32,
 ) -> f32 {
     let mut d = 0.0f32;
     for kt in 0..k_tiles {
@@ -144,8 +144,8 @@ pub fn matmul_datum(
             for face in 0..2 {
                 let mut x = 0.0f32;
                 for k in face * 16..face * 16 + 16 {
-                    let b = src_b_bits(read_bf16(in0(kt, k)), p);
-                    let a = src_a_bits(read_bf16(in1(kt, k)), p);
+                    let b = src_b_bits(in0(kt, k), p);
+                    let a = src_a_bits(in1(kt, k), p);
                     x = ftz(x + ftz(b * a));
                 }
                 d = accumulate(m, d, x);
@@ -202,7 +202,7 @@ mod tests {
     /// with every element 1 (in0) and 0.5 (in1), each datum is 64 * 0.5 = 32, exactly.
     #[test]
     fn matmul_datum_sums_every_inner_tile() {
-        let d = matmul_datum(HIFI4, 2, |_, _| 0x3F80, |_, _| 0x3F00);
+        let d = matmul_datum(HIFI4, 2, |_, _| read_bf16(0x3F80), |_, _| read_bf16(0x3F00));
         assert_eq!(d, 32.0);
     }
 }

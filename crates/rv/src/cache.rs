@@ -333,6 +333,10 @@ const MAX_WINDOW: u64 = 4 << 20;
 /// filling the gap with empty slots cost every hart over half a MiB of written memory, which
 /// on 140 tiles was the largest single cost of a kernel launch (page faults and memset).
 const MAX_GAP: u64 = 16 << 10;
+/// Fresh windows a hart may start before its window grows over gaps after all: code that keeps
+/// going back and forth between two far regions then pays for the gap once instead of
+/// decoding again at every switch.
+const MAX_RESTARTS: u32 = 64;
 
 #[derive(Default)]
 pub(crate) struct DecodeCache {
@@ -340,6 +344,8 @@ pub(crate) struct DecodeCache {
     pub ops: Vec<Op>,
     /// The raw words, read only on traps and traces (kept apart so the hot vector stays dense).
     words: Vec<u32>,
+    /// Fresh windows started for far code so far (see [`MAX_RESTARTS`]).
+    restarts: u32,
 }
 
 impl DecodeCache {
@@ -348,6 +354,7 @@ impl DecodeCache {
             base: 0,
             ops: Vec::new(),
             words: Vec::new(),
+            restarts: 0,
         }
     }
 
@@ -399,8 +406,10 @@ impl DecodeCache {
         } else {
             old_lo.saturating_sub(chunk_lo + CHUNK)
         };
-        let (lo, hi) = if self.ops.is_empty() || gap > MAX_GAP {
+        let restart = !self.ops.is_empty() && gap > MAX_GAP && self.restarts < MAX_RESTARTS;
+        let (lo, hi) = if self.ops.is_empty() || restart {
             // A fresh window: what the old one held is decoded again when it runs again.
+            self.restarts += u32::from(restart);
             self.ops.clear();
             self.words.clear();
             (chunk_lo, chunk_lo + CHUNK)
@@ -501,5 +510,27 @@ mod tests {
             Some(3),
             "kept when growing near"
         );
+    }
+
+    /// Code that keeps switching between two far regions starts fresh windows only
+    /// MAX_RESTARTS times; then one window spans both and keeps both decoded.
+    #[test]
+    fn far_switches_stop_restarting_after_max_restarts() {
+        let mut c = DecodeCache::new();
+        let (fw, kernel) = (0x3AE0u32, 0x2_1000u32);
+        c.insert(fw, addi(1), 0);
+        for n in 0..MAX_RESTARTS {
+            let pc = if n % 2 == 0 { kernel } else { fw };
+            c.insert(pc, addi(n), 0);
+            assert_eq!(c.ops.len() as u64, CHUNK / 4, "switch {n}: a fresh window");
+        }
+        c.insert(fw, addi(7), 0);
+        c.insert(kernel, addi(8), 0);
+        assert_eq!(
+            c.get(fw).map(|o| o.imm),
+            Some(7),
+            "one window now spans both"
+        );
+        assert_eq!(c.get(kernel).map(|o| o.imm), Some(8));
     }
 }

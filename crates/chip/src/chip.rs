@@ -445,12 +445,7 @@ impl Chip {
     }
     /// The tile at (x, y) or an error naming it.
     pub fn tile_or_err(&mut self, x: u8, y: u8) -> Result<&mut Tile, ChipError> {
-        self.tile_mut(x, y).ok_or_else(|| {
-            ChipError::new(
-                ErrorKind::InvalidInput,
-                format!("no enabled Tensix tile at ({x},{y})"),
-            )
-        })
+        self.tile_mut(x, y).ok_or_else(|| no_tile(x, y))
     }
     pub fn dram(&self) -> &Dram {
         &self.dram
@@ -571,7 +566,10 @@ impl Chip {
             Schedule::Fast if nothing_due => {}
             Schedule::Fast => {
                 // Tiles whose cores are all parked, ahead of the clock or stopped are skipped
-                // with one compare each.
+                // with one compare each. Until the loops end, the bounds say "look at
+                // everything" (what an error leaves them at).
+                self.earliest = 0;
+                self.any_busy = true;
                 let mut earliest = u64::MAX;
                 let tiles = self
                     .tiles
@@ -586,11 +584,7 @@ impl Chip {
                         written |= t.l1_writes() != w;
                         *due = t.next_due(now);
                         *busy |= t.coprocessor_busy();
-                        if let Err(e) = r {
-                            self.earliest = 0;
-                            self.any_busy = true;
-                            return Err(e);
-                        }
+                        r?;
                     }
                     earliest = earliest.min(*due);
                 }
@@ -612,11 +606,7 @@ impl Chip {
                         // concern cores: look at the tile next cycle.
                         *due = (*due).min(now + 1);
                         earliest = earliest.min(*due);
-                        if let Err(e) = r {
-                            self.earliest = 0;
-                            self.any_busy = true;
-                            return Err(e);
-                        }
+                        r?;
                     }
                 }
                 self.earliest = earliest;
@@ -872,13 +862,9 @@ impl Chip {
     /// Host read of L1 of tile (x, y); like [`Chip::host_read`] of L1, it leaves the fast
     /// schedule's bookkeeping alone.
     pub fn read_l1(&mut self, x: u8, y: u8, addr: u64, buf: &mut [u8]) -> Result<(), ChipError> {
-        match self.tile(x, y) {
-            Some(t) => t.read_l1(addr, buf),
-            None => Err(ChipError::new(
-                ErrorKind::InvalidInput,
-                format!("no enabled Tensix tile at ({x},{y})"),
-            )),
-        }
+        self.tile(x, y)
+            .ok_or_else(|| no_tile(x, y))?
+            .read_l1(addr, buf)
     }
     /// Host write of a tile register reachable over the NoC (e.g. soft reset `0xFFB1_21B0`).
     pub fn write_reg(&mut self, x: u8, y: u8, addr: u32, value: u32) -> Result<(), ChipError> {
@@ -889,6 +875,14 @@ impl Chip {
         let now = self.cycle;
         self.tile_or_err(x, y)?.read_reg(addr, now)
     }
+}
+
+/// The error of an access to a tile that is not there.
+fn no_tile(x: u8, y: u8) -> ChipError {
+    ChipError::new(
+        ErrorKind::InvalidInput,
+        format!("no enabled Tensix tile at ({x},{y})"),
+    )
 }
 
 /// `len` bytes at `addr` lie in a tile's L1.

@@ -2,11 +2,12 @@
 //! of [`crate::launch::stuck_report`] (cycle limit, `bhemu run`) and [`crate::report`]
 //! (`bhemu boot`, the libttsim watchdog).
 //!
-//! The wording names the culprit where the state shows it: the semaphore a SEMWAIT waits on
-//! with tt-llk's name for it and its value, the mutex and its holder, the NoC counters a
-//! barrier polls (and the disabled tile its unanswered requests went to), a circular buffer's counts and which cores already left their kernel, the
-//! kernel function holding the pc (from the kernel ELF's symbols), and a core that touches no
-//! memory-mapped register any more (a loop that cannot end on its own).
+//! The wording names the culprit where the state shows it: the semaphore a SEMWAIT waits on with
+//! tt-llk's name for it and its value, the mutex and its holder, the NoC counters a barrier polls
+//! (and the disabled tile its unanswered requests went to), a circular buffer's counts and which
+//! cores already left their kernel, the kernel function holding the pc (from the kernel ELF's
+//! symbols), and a core that touches no memory-mapped register any more (a loop on its own
+//! state).
 use bhemu_tensix::coprocessor::Coprocessor;
 use bhemu_tensix::wait_gate::Latch;
 

@@ -343,8 +343,8 @@ fn deadlock(chip: &Chip) -> ChipError {
     .at_cycle(chip.cycle())
 }
 
-/// Loads `fw` into every tile and releases BRISC (steps 1-5 of docs/blackhole-facts.md §9), then runs until
-/// all tiles are DONE or `max_cycles` pass.
+/// Loads `fw` into every tile and releases BRISC (steps 1-5 of docs/blackhole-facts.md §9), then
+/// runs until all tiles are DONE or `max_cycles` pass.
 pub fn boot(
     chip: &mut Chip,
     fw: &Firmware,

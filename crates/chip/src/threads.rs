@@ -166,10 +166,10 @@ pub(crate) struct Spread {
     pub work_ns: u64,
 }
 
-/// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile, on up to
-/// `threads` host threads. `faces[i]` must be tile `i`'s NIU pair. On failure: the first error in the one-thread order (every
-/// core error, by tile, before every coprocessor error) — the state of the other tiles then
-/// may be a cycle ahead of where the one-thread loop stops.
+/// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile, on up to `threads`
+/// host threads. `faces[i]` must be tile `i`'s NIU pair. On failure: the first error in the
+/// one-thread order (every core error, by tile, before every coprocessor error) — the state of the
+/// other tiles then may be a cycle ahead of where the one-thread loop stops.
 pub(crate) fn spread_cycle(
     tiles: &mut [Tile],
     faces: Vec<TileNoc<'_>>,

@@ -5,11 +5,11 @@
 //!
 //! Per traced tile, a process `tile (x,y)` with, per RISC-V core, a track of what it runs
 //! (`firmware`, or the kernel while its pc is in the core's kernel window of
-//! [`crate::launch::TEXT_BASE`]) and a track of its stalls (the MMIO access it is stalled on,
-//! named by [`crate::mmio_names`]) and polls (a register it read at least twice in a row, the
-//! last time within [`POLL_WINDOW`] cycles: NoC barrier counters, CB counters, semaphores); a process `tile (x,y) Tensix` with
-//! the coprocessor's tracks (`bhemu_tensix::trace`); NoC transactions as flows between the
-//! NoC tracks of their origin and target.
+//! [`crate::launch::TEXT_BASE`]) and a track of its stalls (the MMIO access it is stalled on, named
+//! by [`crate::mmio_names`]) and polls (a register it read at least twice in a row, the last time
+//! within [`POLL_WINDOW`] cycles: NoC barrier counters, CB counters, semaphores); a process `tile
+//! (x,y) Tensix` with the coprocessor's tracks (`bhemu_tensix::trace`); NoC transactions as flows
+//! between the NoC tracks of their origin and target.
 //!
 //! Tracing runs the reference schedule, so every core's pc is that of the current cycle.
 use bhemu_tensix::trace::CoprocessorTracer;

@@ -104,7 +104,8 @@ fn tile_writes_and_reads_dram_through_the_noc() {
     assert_eq!(d, [0u8; 16]);
 }
 
-/// docs/execution-model.md: deterministic — the same program takes the same number of cycles every run.
+/// docs/execution-model.md: deterministic — the same program takes the same number of cycles every
+/// run.
 #[test]
 fn runs_are_deterministic() {
     let mut cycles = Vec::new();
@@ -194,9 +195,10 @@ fn blocked_chip_is_quiescent() {
 }
 
 /// `Chip::host_read`/`host_write` route as a NoC request arriving at the node: DRAM channel 0 by
-/// its NOC0 ports (0,0), (0,1) and translated (17,12) (blackhole_140_arch.yaml, docs/blackhole-facts.md §4);
-/// NoC 1 (15, 9) is NoC 0 (1, 2) (Coordinates.md); a tile's NIU window `NOC_ID_LOGICAL`
-/// (MemoryMap.md); the PCIe tile's NoC-to-host window (docs/tt-umd-sim-interface.md §4).
+/// its NOC0 ports (0,0), (0,1) and translated (17,12) (blackhole_140_arch.yaml,
+/// docs/blackhole-facts.md §4); NoC 1 (15, 9) is NoC 0 (1, 2) (Coordinates.md); a tile's NIU window
+/// `NOC_ID_LOGICAL` (MemoryMap.md); the PCIe tile's NoC-to-host window
+/// (docs/tt-umd-sim-interface.md §4).
 #[test]
 fn host_accesses_route_like_noc_requests() {
     use bhemu_chip::{HostWrite, NocIndex, NOC_HOST_WINDOW};

@@ -1,18 +1,16 @@
 //! `bhemu boot`: boot tt-metal's Blackhole firmware on an emulated chip, optionally followed by
 //! slow-dispatch launches of a BRISC kernel.
 //!
-//! ```text
-//! bhemu boot --firmware DIR [--tiles all|p100|N|x,y;x,y...] [--max-cycles N]
-//!            [--kernel FILE.elf [--launches N]] [--permissive] [--noc-hops] [--verbose]
-//! ```
-//! `DIR` holds `brisc.elf`, `ncrisc.elf`, `trisc0.elf`, `trisc1.elf`, `trisc2.elf` (flat, or one
-//! folder per core as in the wheel's `pre-compiled/<key>/`: `DIR/brisc/brisc.elf`, ...) of the
-//! `ttnn` 0.81.1 wheel (`scripts/fetch-ttnn.sh` puts them in `.cache/ttnn/firmware/blackhole-140`).
-//! The host protocol is `bhemu_chip::host` (docs/blackhole-facts.md §9). After boot, `--kernel` launches
-//! the kernel (linked at the kernel config base `0xA080`, e.g. `scripts/build-kernels.sh`) on
-//! every selected tile `--launches` times (default 1), with host ids 1, 2, ..., waiting for
-//! DONE each time. (A separate `launch` subcommand would need a chip that outlives the process,
-//! so launching is an option of `boot`.)
+//! ```text bhemu boot --firmware DIR [--tiles all|p100|N|x,y;x,y...] [--max-cycles N] [--kernel
+//! FILE.elf [--launches N]] [--permissive] [--noc-hops] [--verbose] ``` `DIR` holds `brisc.elf`,
+//! `ncrisc.elf`, `trisc0.elf`, `trisc1.elf`, `trisc2.elf` (flat, or one folder per core as in the
+//! wheel's `pre-compiled/<key>/`: `DIR/brisc/brisc.elf`, ...) of the `ttnn` 0.81.1 wheel
+//! (`scripts/fetch-ttnn.sh` puts them in `.cache/ttnn/firmware/blackhole-140`). The host protocol
+//! is `bhemu_chip::host` (docs/blackhole-facts.md §9). After boot, `--kernel` launches the kernel
+//! (linked at the kernel config base `0xA080`, e.g. `scripts/build-kernels.sh`) on every selected
+//! tile `--launches` times (default 1), with host ids 1, 2, ..., waiting for DONE each time. (A
+//! separate `launch` subcommand would need a chip that outlives the process, so launching is an
+//! option of `boot`.)
 //!
 //! Output: simulated cycles and wall time of each phase, then what the tiles' Tensix
 //! coprocessors have executed so far (instructions per thread, summed over the tiles, and

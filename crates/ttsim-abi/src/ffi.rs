@@ -81,13 +81,7 @@ static ABI: Mutex<Abi> = Mutex::new(Abi {
     said: Vec::new(),
     in_host_calls: false,
     calls: 0,
-    stats: Stats {
-        on: false,
-        calls: 0,
-        clock_calls: 0,
-        inside: std::time::Duration::ZERO,
-        clocking: std::time::Duration::ZERO,
-    },
+    stats: Stats::OFF,
 });
 
 /// One line to the trace file (`BHEMU_TRACE_FILE`), formatted only when tracing.
@@ -192,7 +186,6 @@ impl Abi {
     fn enter(&mut self, call: &'static str, resume: bool) {
         if !resume {
             self.calls += 1;
-            self.stats.calls += 1;
             if call == "clock" {
                 self.stats.clock_calls += 1;
             }
@@ -518,7 +511,8 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
     abi.dev = None;
     abi.stats = Stats {
         on: k.stats,
-        ..Stats::default()
+        since_call: abi.calls,
+        ..Stats::OFF
     };
     let made = match backend {
         Some(b) => Ok(b),
@@ -574,7 +568,7 @@ pub extern "C" fn libttsim_exit() {
         trace!(abi, ("exit -> exited"));
         if abi.stats.on {
             let (cycles, tiles) = abi.dev.as_ref().map_or((0, 0), |d| (d.cycle(), d.tiles()));
-            eprintln!("{}", abi.stats.line(cycles, tiles));
+            eprintln!("{}", abi.stats.line(abi.calls, cycles, tiles));
         }
         abi.dev = None;
         abi.fault = None;

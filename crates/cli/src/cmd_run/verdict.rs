@@ -65,7 +65,6 @@ pub(super) fn reference_output(
                             acc +=
                                 a(t * 1024 + tile_index(row, k)) * b(t * 1024 + tile_index(k, col));
                         }
-                        let _ = (row, col);
                         encode(out_f, acc, &mut out);
                     }
                 }
@@ -149,10 +148,10 @@ pub(super) fn matrix_unit_reference(
             let (a0, b0) = (b * mt * kt * 1024, b * kt * nt * 1024);
             let mut a = vec![0f32; rows * inner];
             let mut bt = vec![0f32; cols * inner];
-            for r_ in 0..rows {
+            for row in 0..rows {
                 for x in 0..inner {
-                    let i = a0 + ((r_ / 32) * kt + x / 32) * 1024 + tile_index(r_ % 32, x % 32);
-                    a[r_ * inner + x] = model::read_bf16(h(0, i));
+                    let i = a0 + ((row / 32) * kt + x / 32) * 1024 + tile_index(row % 32, x % 32);
+                    a[row * inner + x] = model::read_bf16(h(0, i));
                 }
             }
             for x in 0..inner {

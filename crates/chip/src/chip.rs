@@ -91,12 +91,16 @@ pub struct Chip {
     threads: usize,
     /// Cycles the fast schedule spread over host threads so far.
     spread_cycles: u64,
-    /// Host time of the last cycle that visited a tile, as one thread would have spent it
-    /// (measured only with more than one thread): the cost estimate of the next one.
+    /// Host time of the last cycle with enough tiles with work to be spread, as one thread
+    /// would have spent it (measured only with more than one thread): the cost estimate of the
+    /// next such cycle ([`crate::threads::plan_spread`]).
     last_cycle_ns: u64,
     /// Host time per thread a spread cycle must be worth ([`crate::threads::SPREAD_MIN_NS`]
     /// unless set).
     spread_min_ns: u64,
+    /// The host threads spread cycles run on, started at the first spread cycle
+    /// ([`crate::pool`]), with the thread count they were started for.
+    pool: Option<(usize, crate::pool::Pool)>,
 }
 
 /// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
@@ -327,7 +331,8 @@ impl Chip {
             threads: crate::threads::threads_from_env()?,
             spread_cycles: 0,
             last_cycle_ns: 0,
-            spread_min_ns: crate::threads::SPREAD_MIN_NS,
+            spread_min_ns: crate::threads::spread_from_env()?,
+            pool: None,
         })
     }
 
@@ -508,10 +513,8 @@ impl Chip {
         // A cycle with nothing due costs nothing worth timing (tt-umd clocks one such cycle per
         // read of an idle chip).
         let nothing_due = self.earliest > now && !self.any_busy;
-        let timer = (self.threads > 1 && !nothing_due).then(std::time::Instant::now);
-        let mut spread_ns = None;
-        let spread = if self.threads > 1 && self.schedule == Schedule::Fast && !nothing_due {
-            crate::threads::spread_threads(
+        let plan = if self.threads > 1 && self.schedule == Schedule::Fast && !nothing_due {
+            crate::threads::plan_spread(
                 self.threads,
                 self.last_cycle_ns,
                 self.spread_min_ns,
@@ -520,8 +523,12 @@ impl Chip {
                 now,
             )
         } else {
-            1
+            crate::threads::Plan::ONE
         };
+        let spread = plan.threads;
+        // Only cycles wide enough to spread are timed: they alone make the estimate.
+        let timer = plan.wide.then(std::time::Instant::now);
+        let mut spread_ns = None;
         match self.schedule {
             Schedule::Reference => {
                 for t in &mut self.tiles {
@@ -535,9 +542,17 @@ impl Chip {
             }
             Schedule::Fast if spread > 1 => {
                 self.spread_cycles += 1;
+                let threads = self.threads;
+                if self.pool.as_ref().is_some_and(|(w, _)| *w != threads) {
+                    self.pool = None;
+                }
+                let (_, pool) = self
+                    .pool
+                    .get_or_insert_with(|| (threads, crate::pool::Pool::new(threads)));
                 let faces = self.noc.tile_faces();
                 let r = if faces.len() == self.tiles.len() {
                     crate::threads::spread_cycle(
+                        pool,
                         &mut self.tiles,
                         faces,
                         &mut self.due,
@@ -614,8 +629,9 @@ impl Chip {
             }
         }
         if let Some(t0) = timer.filter(|_| !quiet) {
-            self.last_cycle_ns = spread_ns
+            let ns = spread_ns
                 .unwrap_or_else(|| u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
+            self.last_cycle_ns = ns;
         }
         if self.schedule == Schedule::Reference {
             for t in &mut self.tiles {

@@ -21,6 +21,7 @@ pub mod host;
 pub mod launch;
 pub mod mmio_names;
 pub mod pcie;
+pub mod pool;
 pub mod report;
 pub mod schedule;
 pub mod threads;

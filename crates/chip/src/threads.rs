@@ -23,9 +23,13 @@
 //! Hooks (trace events, breakpoints) that observe a core's step belong in
 //! [`Tile::step_cores_on`] (per tile, on whichever thread runs it) and must only touch the
 //! tile; anything chip-wide belongs after the join, in `Chip::tick`.
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
 use bhemu_noc::TileNoc;
 
 use crate::error::{ChipError, ErrorKind};
+use crate::pool::Pool;
 use crate::tile::Tile;
 
 /// The environment variable that sets the host thread count when the caller does not.
@@ -38,7 +42,25 @@ pub const MIN_TILES_PER_THREAD: usize = 8;
 /// is spread over: with a quantum of one cycle (functional timing, docs/noc-lookahead.md)
 /// every spread cycle spawns and joins scoped threads (≈ 10 µs each), so only heavy cycles
 /// gain, and only from as many threads as they can keep busy.
-pub const SPREAD_MIN_NS: u64 = 100_000;
+pub const SPREAD_MIN_NS: u64 = 10_000;
+
+/// The environment variable that sets the spread threshold ([`SPREAD_MIN_NS`]) in host
+/// nanoseconds per thread: a many-core host, whose threads wake and join sooner, may want less.
+pub const SPREAD_ENV: &str = "BHEMU_SPREAD_NS";
+
+/// [`SPREAD_ENV`] when set (a non-negative integer; anything else is an error), else
+/// [`SPREAD_MIN_NS`].
+pub fn spread_from_env() -> Result<u64, ChipError> {
+    match std::env::var(SPREAD_ENV) {
+        Ok(v) => v.trim().parse::<u64>().map_err(|_| {
+            ChipError::new(
+                ErrorKind::InvalidInput,
+                format!("{SPREAD_ENV}: bad threshold `{v}` (expected nanoseconds, an integer ≥ 0)"),
+            )
+        }),
+        Err(_) => Ok(SPREAD_MIN_NS),
+    }
+}
 
 /// The thread count when none is given: the machine's cores ([`machine_threads`]). Cheap
 /// cycles stay on the calling thread ([`SPREAD_MIN_NS`]), so light workloads (boot, idle
@@ -80,13 +102,14 @@ pub fn threads_from_env() -> Result<usize, ChipError> {
     }
 }
 
-/// What one tile did in a cycle.
+/// What one tile did in a cycle (errors boxed: 140 of these are made and read every spread
+/// cycle, and errors are rare).
 #[derive(Default)]
 struct TileCycle {
     written: bool,
     visited: bool,
-    core_err: Option<ChipError>,
-    cp_err: Option<ChipError>,
+    core_err: Option<Box<ChipError>>,
+    cp_err: Option<Box<ChipError>>,
 }
 
 /// One tile's fast-schedule cycle: its cores if due, then its coprocessor if busy (the same
@@ -107,7 +130,7 @@ fn tile_cycle(
         *due = t.next_due(now);
         *busy |= t.coprocessor_busy();
         if let Err(e) = r {
-            out.core_err = Some(e);
+            out.core_err = Some(Box::new(e));
             return out;
         }
     }
@@ -118,33 +141,57 @@ fn tile_cycle(
         out.written |= t.l1_writes() != w;
         *busy = t.coprocessor_busy();
         *due = (*due).min(now + 1);
-        out.cp_err = r.err();
+        out.cp_err = r.err().map(Box::new);
     }
     out
 }
 
-/// How many of `threads` threads to spread cycle `now` over (1: the calling thread alone):
-/// as many as get `min_ns` each of the previous busy cycle's host time (`last_ns`, as one
-/// thread spent it; every thread when `min_ns` is 0) and [`MIN_TILES_PER_THREAD`] tiles with
-/// work each.
-pub(crate) fn spread_threads(
+/// How a cycle is stepped: on how many threads, and whether it is *wide* — has at least
+/// `2 * MIN_TILES_PER_THREAD` tiles with work, so it could be spread. Only wide cycles are
+/// timed and make the estimate: a running-ahead core makes some cycles far heavier than the
+/// narrow ones between them (the 140-tile spin: every BRISC a hundred instructions ahead in
+/// one cycle, a few cores in each of the next hundred), and judging a wide cycle by a narrow
+/// one would never spread it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub threads: usize,
+    pub wide: bool,
+}
+
+impl Plan {
+    pub const ONE: Plan = Plan {
+        threads: 1,
+        wide: false,
+    };
+}
+
+/// The plan for cycle `now` on up to `threads` threads: a wide cycle is spread over as many
+/// threads as get `min_ns` each of its estimate — the host time of the last wide cycle,
+/// `last_ns`, as one thread spent it (every thread when `min_ns` is 0) — and have
+/// [`MIN_TILES_PER_THREAD`] tiles with work each; fewer than two means the calling thread
+/// alone. A spread cycle costs some microseconds more than its share of work (publishing the
+/// job, the threads taking it up, the join, the slowest thread), more with more threads, so
+/// only heavy cycles gain, and only from as many threads as they keep busy (measured on a
+/// 16-core host: README "Host threads").
+pub(crate) fn plan_spread(
     threads: usize,
     last_ns: u64,
     min_ns: u64,
     due: &[u64],
     busy: &[bool],
     now: u64,
-) -> usize {
+) -> Plan {
+    if threads < 2 {
+        return Plan::ONE;
+    }
     let by_cost = match min_ns {
         0 => threads,
         m => usize::try_from(last_ns / m).unwrap_or(usize::MAX),
     };
     let n = threads.min(by_cost);
-    if n < 2 {
-        return 1;
-    }
-    // Tiles with work this cycle, counted no further than `n` threads could use.
-    let need = n.saturating_mul(MIN_TILES_PER_THREAD);
+    // Tiles with work this cycle: enough to call it wide, and no more than `n` threads use.
+    let wide_at = 2 * MIN_TILES_PER_THREAD;
+    let need = n.saturating_mul(MIN_TILES_PER_THREAD).max(wide_at);
     let mut with_work = 0;
     for (d, b) in due.iter().zip(busy) {
         if *d <= now || *b {
@@ -154,7 +201,15 @@ pub(crate) fn spread_threads(
             }
         }
     }
-    (with_work / MIN_TILES_PER_THREAD).clamp(1, n)
+    let wide = with_work >= wide_at;
+    Plan {
+        threads: if wide && n >= 2 {
+            (with_work / MIN_TILES_PER_THREAD).clamp(2, n)
+        } else {
+            1
+        },
+        wide,
+    }
 }
 
 /// What a spread cycle did: some L1 was written, no tile had work, and the host time the
@@ -166,11 +221,37 @@ pub(crate) struct Spread {
     pub work_ns: u64,
 }
 
-/// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile, on up to `threads`
-/// host threads. `faces[i]` must be tile `i`'s NIU pair. On failure: the first error in the
-/// one-thread order (every core error, by tile, before every coprocessor error) — the state of the
-/// other tiles then may be a cycle ahead of where the one-thread loop stops.
+/// Tiles a thread takes at a time.
+const BLOCK: usize = 4;
+
+/// One thread's own run of blocks, taken from the front by its owner and, once the owner's
+/// own are done, by any thread that has finished its own (so a thread that comes late, or got
+/// the busier tiles, holds no one up). Owners keep their tiles from cycle to cycle — a tile's
+/// harts, decode cache and hot L1 lines stay in one core's cache — which on a 16-core host
+/// made the difference between spreading a firmware cycle being a loss and a gain.
+#[repr(align(64))]
+struct Run {
+    next: AtomicUsize,
+    end: usize,
+}
+
+/// One tile's part of a spread cycle: what it is stepped with and what it did.
+type Item<'t, 'n> = (
+    &'t mut Tile,
+    TileNoc<'n>,
+    &'t mut u64,
+    &'t mut bool,
+    TileCycle,
+);
+
+/// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile, on up to
+/// `threads` threads of `pool` (the calling thread among them). `faces[i]` must be tile `i`'s
+/// NIU pair. Which thread steps which tile varies; what each tile did is read back in tile
+/// order. On failure: the first error in the one-thread order (every core error, by tile,
+/// before every coprocessor error) — the state of the other tiles then may be a cycle ahead of
+/// where the one-thread loop stops.
 pub(crate) fn spread_cycle(
+    pool: &Pool,
     tiles: &mut [Tile],
     faces: Vec<TileNoc<'_>>,
     due: &mut [u64],
@@ -178,67 +259,70 @@ pub(crate) fn spread_cycle(
     now: u64,
     threads: usize,
 ) -> Result<Spread, ChipError> {
-    let mut work: Vec<_> = tiles
+    let mut work: Vec<Item<'_, '_>> = tiles
         .iter_mut()
         .zip(faces)
         .zip(due.iter_mut().zip(busy.iter_mut()))
-        .map(|((t, f), (d, b))| (t, f, d, b))
+        .map(|((t, f), (d, b))| (t, f, d, b, TileCycle::default()))
         .collect();
-    let chunk = work.len().div_ceil(threads.max(1)).max(1);
-    let run = |part: &mut [(&mut Tile, TileNoc<'_>, &mut u64, &mut bool)]| {
-        let t0 = std::time::Instant::now();
-        let r: Vec<TileCycle> = part
-            .iter_mut()
-            .map(|(t, f, d, b)| tile_cycle(t, f, d, b, now))
+    let work_ns = AtomicU64::new(0);
+    {
+        let blocks: Vec<Mutex<&mut [Item<'_, '_>]>> =
+            work.chunks_mut(BLOCK).map(Mutex::new).collect();
+        let n = blocks.len();
+        let width = threads.clamp(1, n.max(1));
+        let runs: Vec<Run> = (0..width)
+            .map(|r| Run {
+                next: AtomicUsize::new(r * n / width),
+                end: (r + 1) * n / width,
+            })
             .collect();
-        (
-            r,
-            u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX),
-        )
-    };
-    let mut work_ns = 0u64;
-    let results: Vec<TileCycle> = std::thread::scope(|s| {
-        let mut parts = work.chunks_mut(chunk);
-        let first = parts.next();
-        let handles: Vec<_> = parts.map(|p| s.spawn(move || run(p))).collect();
-        let (mut all, ns) = first.map(run).unwrap_or_default();
-        work_ns = ns;
-        for h in handles {
-            match h.join() {
-                Ok((r, ns)) => {
-                    all.extend(r);
-                    work_ns = work_ns.saturating_add(ns);
+        let share = |thread: usize| {
+            let t0 = std::time::Instant::now();
+            for k in 0..width {
+                let Some(run) = runs.get((thread + k) % width) else {
+                    break;
+                };
+                loop {
+                    let at = run.next.fetch_add(1, Ordering::Relaxed);
+                    let Some(block) = blocks.get(at).filter(|_| at < run.end) else {
+                        break;
+                    };
+                    let mut block = block.lock().unwrap_or_else(PoisonError::into_inner);
+                    for (t, f, d, b, out) in block.iter_mut() {
+                        *out = tile_cycle(t, f, d, b, now);
+                    }
                 }
-                Err(_) => all.push(TileCycle {
-                    core_err: Some(ChipError::new(
-                        ErrorKind::Internal,
-                        "a host thread stepping tiles panicked",
-                    )),
-                    ..TileCycle::default()
-                }),
             }
+            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            work_ns.fetch_add(ns, Ordering::Relaxed);
+        };
+        if pool.broadcast(width, &share).is_err() {
+            return Err(ChipError::new(
+                ErrorKind::Internal,
+                "a host thread stepping tiles panicked",
+            ));
         }
-        all
-    });
+    }
     let mut written = false;
     let mut quiet = true;
     let mut cp_err = None;
-    for r in results {
+    for (_, _, _, _, r) in work {
         written |= r.written;
         quiet &= !r.visited;
         if let Some(e) = r.core_err {
-            return Err(e);
+            return Err(*e);
         }
         if cp_err.is_none() {
             cp_err = r.cp_err;
         }
     }
     match cp_err {
-        Some(e) => Err(e),
+        Some(e) => Err(*e),
         None => Ok(Spread {
             written,
             quiet,
-            work_ns,
+            work_ns: work_ns.into_inner(),
         }),
     }
 }
@@ -270,31 +354,49 @@ mod tests {
     }
 
     #[test]
-    fn cycles_spread_over_as_many_threads_as_their_cost_pays_for() {
+    fn wide_cycles_spread_over_as_many_threads_as_their_cost_pays_for() {
         let due = vec![0u64; 4 * MIN_TILES_PER_THREAD];
         let busy = vec![false; 4 * MIN_TILES_PER_THREAD];
-        let s = |threads, last| spread_threads(threads, last, SPREAD_MIN_NS, &due, &busy, 5);
-        assert_eq!(s(2, 2 * SPREAD_MIN_NS - 1), 1, "a cheap previous cycle");
-        assert_eq!(s(2, 2 * SPREAD_MIN_NS), 2, "a heavy previous cycle");
-        assert_eq!(s(16, 3 * SPREAD_MIN_NS + 5), 3, "no finer than pays");
-        assert_eq!(s(16, u64::MAX), 4, "at most tiles / MIN_TILES_PER_THREAD");
-        assert_eq!(s(1, u64::MAX), 1, "one thread");
-        assert_eq!(spread_threads(2, 0, 0, &due, &busy, 5), 2, "threshold 0");
+        let p = |threads, last| plan_spread(threads, last, SPREAD_MIN_NS, &due, &busy, 5);
+        let wide = |threads| Plan {
+            threads,
+            wide: true,
+        };
         assert_eq!(
-            spread_threads(2, u64::MAX, 0, &due[..3], &busy[..3], 5),
-            1,
-            "too few tiles with work"
+            p(2, 2 * SPREAD_MIN_NS - 1),
+            wide(1),
+            "a light estimate: one thread"
         );
+        assert_eq!(p(2, 2 * SPREAD_MIN_NS), wide(2), "a heavy estimate");
+        assert_eq!(p(16, 3 * SPREAD_MIN_NS + 5), wide(3), "no finer than pays");
+        assert_eq!(
+            p(16, u64::MAX),
+            wide(4),
+            "at most tiles / MIN_TILES_PER_THREAD"
+        );
+        assert_eq!(p(1, u64::MAX), Plan::ONE, "one thread");
+        assert_eq!(plan_spread(2, 0, 0, &due, &busy, 5), wide(2), "threshold 0");
     }
 
     #[test]
-    fn few_busy_tiles_stay_on_one_thread() {
+    fn narrow_cycles_stay_on_one_thread_and_are_not_timed() {
         let due = vec![0u64; 2 * MIN_TILES_PER_THREAD];
         let idle = vec![u64::MAX; 2 * MIN_TILES_PER_THREAD];
         let busy = vec![false; 2 * MIN_TILES_PER_THREAD];
-        assert_eq!(spread_threads(2, 0, 0, &due, &busy, 5), 2);
-        assert_eq!(spread_threads(1, 0, 0, &due, &busy, 5), 1);
-        assert_eq!(spread_threads(2, 0, 0, &due[1..], &busy[1..], 5), 1);
-        assert_eq!(spread_threads(2, 0, 0, &idle, &busy, 5), 1);
+        let cp = vec![true; 2 * MIN_TILES_PER_THREAD];
+        let wide2 = Plan {
+            threads: 2,
+            wide: true,
+        };
+        assert_eq!(plan_spread(2, 0, 0, &due, &busy, 5), wide2);
+        assert_eq!(
+            plan_spread(2, 0, 0, &idle, &cp, 5),
+            wide2,
+            "busy coprocessors count"
+        );
+        assert_eq!(plan_spread(2, 0, 0, &due[1..], &busy[1..], 5), Plan::ONE);
+        assert_eq!(plan_spread(2, 0, 0, &idle, &busy, 5), Plan::ONE);
+        assert_eq!(plan_spread(2, 0, 0, &due, &busy, 6 + u64::MAX / 2), wide2);
+        assert_eq!(plan_spread(2, 0, 0, &idle, &busy, u64::MAX - 1), Plan::ONE);
     }
 }

@@ -2,7 +2,8 @@
 //! schedule does: their circular-buffer waits poll the NoC overlay's counters (parked by the
 //! fast schedule, woken by the TRISCs' stores and the packer's `STOREREG`), so on 140 tiles
 //! `bhemu run --json` reports the same boot and launch cycles, verdicts and stuck cores under
-//! `BHEMU_SCHEDULE=reference` and `fast` (wall times aside).
+//! `BHEMU_SCHEDULE=reference` and `fast` (wall times aside), also with every busy cycle spread over
+//! four host threads (`BHEMU_THREADS=4`, `BHEMU_SPREAD_NS=0`).
 //!
 //! Skips with a message when the firmware or the cross compiler is missing, unless
 //! `BHEMU_REQUIRE_TOOLS=1`.
@@ -14,11 +15,15 @@ use std::process::Command;
 
 use kit_common::{kit, root};
 
-/// `bhemu run PROGRAM --json --tiles all` under `schedule`, wall times removed.
-fn run(kit: &Path, program: &str, schedule: &str) -> serde_json::Value {
+/// `bhemu run PROGRAM --json --tiles all` under `schedule` on `threads` host threads (with
+/// `BHEMU_SPREAD_NS=0`: every cycle with enough busy tiles spread over all of them), wall times
+/// removed.
+fn run(kit: &Path, program: &str, schedule: &str, threads: usize) -> serde_json::Value {
     let o = Command::new(env!("CARGO_BIN_EXE_bhemu"))
         .current_dir(root())
         .env("BHEMU_SCHEDULE", schedule)
+        .env("BHEMU_THREADS", threads.to_string())
+        .env("BHEMU_SPREAD_NS", "0")
         .args(["run", program, "--json", "--tiles", "all", "--kit"])
         .arg(kit)
         .output()
@@ -49,9 +54,11 @@ fn kit_compute_programs_match_the_reference_schedule_on_140_tiles() {
     };
     for name in ["add", "matmul", "matmul_block"] {
         let program = format!("examples/kernels/programs/{name}.toml");
-        let r = run(&kit, &program, "reference");
-        let f = run(&kit, &program, "fast");
+        let r = run(&kit, &program, "reference", 1);
+        let f = run(&kit, &program, "fast", 1);
         assert_eq!(r, f, "{name}");
+        let spread = run(&kit, &program, "fast", 4);
+        assert_eq!(r, spread, "{name}, 4 host threads");
         assert_eq!(r["tiles"], 140, "{name}");
         assert_eq!(r["finished"], true, "{name}");
         assert!(

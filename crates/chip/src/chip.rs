@@ -372,8 +372,9 @@ impl Chip {
         self.spread_min_ns = ns;
     }
 
-    /// Brings every core the fast schedule has parked up to the current cycle, so that
-    /// [`Tile::hart`], [`Tile::pc`] and friends read what the reference schedule would show.
+    /// Brings every core the fast schedule has parked (or put to sleep on a stall) up to the
+    /// current cycle, so that [`Tile::hart`], [`Tile::pc`] and friends read what the reference
+    /// schedule would show.
     /// [`Chip::digest`] does this itself; after [`Chip::clock`] or [`Chip::run_until`] a
     /// parked core's hart may lag, and a core that ran ahead may lead (memory, core states
     /// and MMIO never do), so read harts after calling this. So may the cycle of a parked
@@ -393,6 +394,15 @@ impl Chip {
         self.tiles.iter().fold((0, 0), |(p, w), t| {
             let (a, b) = t.park_counts();
             (p + a, w + b)
+        })
+    }
+
+    /// Stall sleeps and the stalled cycles slept so far, over all tiles (see
+    /// [`Tile::sleep_counts`]).
+    pub fn sleep_counts(&self) -> (u64, u64) {
+        self.tiles.iter().fold((0, 0), |(n, c), t| {
+            let (a, b) = t.sleep_counts();
+            (n + a, c + b)
         })
     }
 

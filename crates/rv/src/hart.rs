@@ -286,6 +286,16 @@ impl Hart {
         self.core.instret = self.core.instret.wrapping_add(n);
     }
 
+    /// Accounts `n` cycles in each of which the bus stalled the instruction at pc, without
+    /// retrying it: `cycle` advances, `instret` and everything else stay (EM-2), and each such
+    /// cycle counts as one that took the out-of-line path twice, as a stalled [`Hart::step`]
+    /// does ([`Hart::events`]). For a scheduler that has proved every retry would stall again
+    /// and change nothing (the chip's stall sleeping, docs/execution-model.md EM-2).
+    pub fn skip_stalled(&mut self, n: u64) {
+        self.core.cycles = self.core.cycles.wrapping_add(n);
+        self.events = self.events.wrapping_add(n.wrapping_mul(2));
+    }
+
     /// The registers, pc and counters, to come back to with [`Hart::restore`].
     pub fn checkpoint(&self) -> Checkpoint {
         let mut x = [0u32; 32];

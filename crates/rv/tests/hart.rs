@@ -515,6 +515,47 @@ fn a_stalled_ttinsn_retries_and_costs_cycles_but_not_instret() {
     assert_eq!((h.cycles(), h.instret()), (5, 2));
 }
 
+/// `Hart::skip_stalled(n)` leaves the hart exactly as `n` stalled steps do (EM-2: `cycle`
+/// advances, `instret` does not, each such cycle takes the out-of-line path), so a scheduler
+/// may account a sleeping core's stalls at once.
+#[test]
+fn skip_stalled_matches_stalled_steps() {
+    let fifo = |ram| Fifo {
+        ram,
+        stalls_left: 6,
+        pushed: Vec::new(),
+    };
+    let (mut stepped, ram) = setup(&[Insn::Tensix(0x1234), Insn::Ebreak]);
+    let mut a = fifo(ram);
+    let (mut skipped, ram) = setup(&[Insn::Tensix(0x1234), Insn::Ebreak]);
+    let mut b = fifo(ram);
+    for _ in 0..6 {
+        assert_eq!(stepped.step(&mut a), StepOutcome::Stalled);
+    }
+    // The sleeping core: one real stalled step, five accounted, then the bus's state as the
+    // five retries would have left it.
+    assert_eq!(skipped.step(&mut b), StepOutcome::Stalled);
+    skipped.skip_stalled(5);
+    b.stalls_left = 0;
+    let counters = |h: &Hart| (h.pc(), h.cycles(), h.instret(), h.events());
+    assert_eq!(counters(&stepped), (RAM_BASE, 6, 0, 12));
+    assert_eq!(counters(&skipped), counters(&stepped));
+    let fold = |h: &Hart| {
+        let mut v = Vec::new();
+        h.fold_arch_state(&mut |w| v.push(w));
+        v
+    };
+    assert_eq!(fold(&skipped), fold(&stepped));
+    assert!(matches!(stepped.run(&mut a, 10), RunExit::Halted(_)));
+    assert!(matches!(skipped.run(&mut b, 10), RunExit::Halted(_)));
+    assert_eq!(
+        counters(&skipped),
+        (RAM_BASE + 8, 8, 2, counters(&stepped).3)
+    );
+    assert_eq!(fold(&skipped), fold(&stepped));
+    assert_eq!(b.pushed, a.pushed);
+}
+
 // ---- tohost ----
 
 #[test]

@@ -34,6 +34,29 @@ fn fifo_backpressure_32_slots() {
     assert!(cp.push(3, PushSource::Trisc, nop).is_err(), "no thread 3");
 }
 
+// `push_blocked` (asked by a core sleeping on a stalled push, docs/execution-model.md EM-3)
+// answers whether a push would be Full, per thread and per queue (TRISC FIFO, BRISC's queue),
+// without pushing.
+#[test]
+fn push_blocked_tells_a_full_queue_without_pushing() {
+    let mut cp = Coprocessor::new(Arch::Blackhole);
+    let nop = asm("ttnop");
+    for source in [PushSource::Trisc, PushSource::Brisc] {
+        for _ in 0..32 {
+            assert!(!cp.push_blocked(2, source));
+            assert_eq!(cp.push(2, source, nop).unwrap(), Pushed::Accepted);
+        }
+        assert!(cp.push_blocked(2, source));
+        assert!(cp.push_blocked(2, source), "asking pushes nothing");
+        assert_eq!(cp.push(2, source, nop).unwrap(), Pushed::Full);
+    }
+    assert!(!cp.push_blocked(1, PushSource::Trisc), "per-thread queues");
+    assert!(
+        !cp.push_blocked(3, PushSource::Trisc),
+        "no thread 3: the push reports it"
+    );
+}
+
 // docs/execution-model.md: a thread blocked at its Wait Gate keeps accepting pushes until its FIFO is full.
 #[test]
 fn fifo_fills_behind_a_blocked_gate() {

@@ -12,6 +12,7 @@ use bhemu_tensix::{PushSource, Pushed};
 use super::memory_map::{decode, Core, PcBufPort, Target, INSTRN_BUF_BASE, L1_SIZE};
 use super::misc_regs::extract;
 use super::pc_bufs::{ttsync_check, Override};
+use super::stall::Wait;
 use super::{MmioAccess, Parts, Strictness};
 use crate::error::{ChipError, ErrorKind};
 
@@ -75,6 +76,9 @@ impl CoreBus<'_, '_> {
     }
 
     fn note(&mut self, addr: u32, width: u32, write: bool, value: u32, stalled: bool) {
+        if !stalled {
+            self.p.mmio_done[self.core.index()] = self.now + 1;
+        }
         self.p.last_mmio[self.core.index()] = Some(MmioAccess {
             pc: self.pc,
             addr,
@@ -445,6 +449,9 @@ impl Bus for CoreBus<'_, '_> {
                     _ => (0, true),
                 };
                 self.note(addr, w, false, v, stalled);
+                if stalled {
+                    self.p.stall_on[i] = Wait::of(t, self.core, false).map(|w| (w, self.now));
+                }
                 let probe = &mut self.p.probes[i];
                 match self.p.last_mmio[i] {
                     Some(m) if pollable && !stalled => probe.poll(m),
@@ -476,7 +483,12 @@ impl Bus for CoreBus<'_, '_> {
             };
         }
         let r = self.mmio_store(t, addr, w, value);
-        self.note(addr, w, true, value, matches!(r, Ok(Access::Stall)));
+        let stalled = matches!(r, Ok(Access::Stall));
+        self.note(addr, w, true, value, stalled);
+        if stalled {
+            let i = self.core.index();
+            self.p.stall_on[i] = Wait::of(t, self.core, true).map(|w| (w, self.now));
+        }
         match r {
             Ok(a) => a,
             Err(r) => self.refuse(addr, w, true, r),

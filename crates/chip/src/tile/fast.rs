@@ -1,13 +1,15 @@
 //! The fast schedule's side of a tile ([`crate::Schedule::Fast`]): which cores need a visit
 //! this cycle, parking idle cores (see `park`), and letting a core that is alone in its tile
 //! run its private instructions ahead of the clock, rewound exactly when anything could
-//! observe it. [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
+//! observe it; and a core stalled on an access sleeps until the retry could succeed (see
+//! `stall`). [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
 //! these shortcuts; the `schedule_digest` and `park_exact` tests hold them to it.
 use bhemu_noc::{Noc, TileNoc};
 use bhemu_rv::{Checkpoint, Step};
 
 use super::memory_map::{L1_SIZE, OVERLAY_BASE};
 use super::overlay::Overlay;
+use super::stall::Sleep;
 use super::{bus, park, CoreState, Tile};
 use crate::error::{ChipError, ErrorKind};
 use crate::tile::Core;
@@ -87,6 +89,13 @@ impl Tile {
             if self.awake & (1 << i) == 0 {
                 continue;
             }
+            // A core asleep on a stall retries only once the retry could succeed (see `stall`).
+            if let Some(s) = &self.cores[i].sleep {
+                if s.code_writes == self.p.l1.code_writes() && s.wait.blocked(&self.p) {
+                    continue;
+                }
+                self.end_sleep(i, now);
+            }
             let core = Core::ALL[i];
             let slot = &mut self.cores[i];
             if let Some(a) = &slot.ahead {
@@ -123,6 +132,17 @@ impl Tile {
                     slot.state = CoreState::Stalled;
                     slot.det.active = false;
                     self.p.probes[i].on = false;
+                    // Sleep unless the step made an MMIO access before the one that stalled.
+                    if let Some((wait, at)) = self.p.stall_on[i].take() {
+                        if at == now && self.p.mmio_done[i] != now + 1 && !slot.hart.is_traced() {
+                            slot.sleep = Some(Sleep {
+                                wait,
+                                from: now + 1,
+                                code_writes: self.p.l1.code_writes(),
+                            });
+                            self.sleeps += 1;
+                        }
+                    }
                 }
                 Step::Halted => {
                     slot.state = CoreState::Halted;
@@ -329,11 +349,12 @@ impl Tile {
         Ok(())
     }
 
-    /// Brings every parked core to cycle `next` (see [`crate::Chip::sync_parked`]).
+    /// Brings every parked or sleeping core to cycle `next` (see [`crate::Chip::sync_parked`]).
     pub(crate) fn sync_parked(&mut self, next: u64) -> Result<(), ChipError> {
         self.sync_ahead([next; 5])?;
         for i in 0..5 {
             self.catch_up(i, next)?;
+            self.end_sleep(i, next);
         }
         Ok(())
     }

@@ -31,17 +31,36 @@ impl Mailboxes {
     /// Core `me` writes region `m`: push unless that mailbox is full or `me` already has four
     /// words in its outgoing mailboxes (then the write waits).
     pub fn write(&mut self, me: usize, m: usize, v: u32) -> Access<()> {
-        let Some(out) = self.q.get_mut(me) else {
+        if self.write_blocked(me, m) {
             return Access::Stall;
-        };
-        let total: usize = out.iter().map(|f| f.len()).sum();
-        match out.get_mut(m) {
-            Some(f) if f.len() < MAILBOX_DEPTH && total < MAILBOX_DEPTH => {
+        }
+        match self.q.get_mut(me).and_then(|out| out.get_mut(m)) {
+            Some(f) => {
                 f.push_back(v);
                 Access::Done(())
             }
-            _ => Access::Stall,
+            None => Access::Stall,
         }
+    }
+
+    /// Core `me`'s write to region `m` would wait: that mailbox is full, or `me` already has
+    /// four words in its outgoing mailboxes (or there is no such mailbox).
+    pub fn write_blocked(&self, me: usize, m: usize) -> bool {
+        let Some(out) = self.q.get(me) else {
+            return true;
+        };
+        let total: usize = out.iter().map(|f| f.len()).sum();
+        out.get(m)
+            .is_none_or(|f| f.len() >= MAILBOX_DEPTH || total >= MAILBOX_DEPTH)
+    }
+
+    /// Core `me`'s blocking pop of region `m` would wait: the mailbox from core `m` to it is
+    /// empty (or there is no such mailbox). The "anything there?" read never waits.
+    pub fn read_blocked(&self, me: usize, m: usize) -> bool {
+        self.q
+            .get(m)
+            .and_then(|row| row.get(me))
+            .is_none_or(|f| f.is_empty())
     }
 
     /// Core `me` reads region `m` at `off`: `off & 4` asks "anything there?" (0/1); otherwise
@@ -83,6 +102,31 @@ mod tests {
         assert_eq!(m.write(0, 1, 42), Access::Done(()));
         assert_eq!(m.read(1, 0, 4), Access::Done(1));
         assert_eq!(m.read(1, 0, 0), Access::Done(42));
+    }
+
+    /// The side-effect-free rules a sleeping core asks (tile/stall.rs) give the accesses'
+    /// answers: a pop waits on an empty mailbox, a write on a full one or on four words of the
+    /// writer in flight (Mailboxes.md).
+    #[test]
+    fn blocked_rules_agree_with_the_accesses() {
+        let mut m = Mailboxes::new();
+        assert!(m.read_blocked(1, 0));
+        assert_eq!(m.read(1, 0, 0), Access::Stall);
+        for v in 0..3 {
+            assert!(!m.write_blocked(0, 1));
+            assert_eq!(m.write(0, 1, v), Access::Done(()));
+        }
+        assert!(!m.read_blocked(1, 0));
+        assert!(!m.write_blocked(0, 2));
+        assert_eq!(m.write(0, 2, 9), Access::Done(()));
+        // Four words of B in flight: every write of B waits, whichever mailbox.
+        for to in 0..4 {
+            assert!(m.write_blocked(0, to));
+            assert_eq!(m.write(0, to, 5), Access::Stall);
+        }
+        assert_eq!(m.read(1, 0, 0), Access::Done(0));
+        assert!(!m.write_blocked(0, 3));
+        assert!(m.write_blocked(4, 0) && m.read_blocked(0, 4));
     }
 
     /// Mailboxes.md: at most four words in flight per writer across its mailboxes.

@@ -19,6 +19,7 @@ pub mod misc_regs;
 pub mod overlay;
 mod park;
 pub mod pc_bufs;
+mod stall;
 mod tensix_port;
 
 use std::collections::HashSet;
@@ -108,6 +109,8 @@ pub(crate) struct CoreSlot {
     ahead: Option<fast::Ahead>,
     /// Visits left before the core next tries to run ahead, after a run too short to pay.
     ahead_backoff: u32,
+    /// Set while the core sleeps on a stalled access (fast schedule, see `stall`).
+    sleep: Option<stall::Sleep>,
 }
 
 /// Everything of a tile except the harts: what a core's bus borrows.
@@ -141,6 +144,10 @@ pub(crate) struct Parts {
     pub warned: HashSet<(u8, u32)>,
     /// Per core, its last MMIO access.
     pub last_mmio: [Option<MmioAccess>; 5],
+    /// Per core, what its last stalled access waits for and its cycle (see `stall`).
+    pub stall_on: [Option<(stall::Wait, u64)>; 5],
+    /// Per core, one more than the cycle of its last MMIO access that did not stall.
+    pub mmio_done: [u64; 5],
     /// Per core, what the bus saw of its current candidate idle-loop pass.
     pub probes: [park::Probe; 5],
     /// Per core, the loop it is parked on (fast schedule).
@@ -176,6 +183,9 @@ pub struct Tile {
     /// Times a core of this tile was parked, and woken.
     parks: u64,
     wakes: u64,
+    /// Times a core of this tile fell asleep on a stall, and the stalled cycles it slept.
+    sleeps: u64,
+    slept: u64,
     /// While the only awake core runs ahead: the first cycle it has not executed (else 0).
     due: u64,
 }
@@ -198,6 +208,7 @@ impl Tile {
             det: park::Detector::default(),
             ahead: None,
             ahead_backoff: 0,
+            sleep: None,
         };
         let mut csrs = [[0u32; 16]; 5];
         for c in &mut csrs {
@@ -232,6 +243,8 @@ impl Tile {
                 warnings: Vec::new(),
                 warned: HashSet::new(),
                 last_mmio: [None; 5],
+                stall_on: [None; 5],
+                mmio_done: [0; 5],
                 probes: Default::default(),
                 parked: Default::default(),
                 overlay_watch: [0; 5],
@@ -240,6 +253,8 @@ impl Tile {
             awake: 0,
             parks: 0,
             wakes: 0,
+            sleeps: 0,
+            slept: 0,
             due: 0,
         }
     }
@@ -265,18 +280,20 @@ impl Tile {
         &self.cores[core.index()].hart
     }
     /// The core's last MMIO access as of its last step (see [`Tile::last_mmio_at`] for a core
-    /// the fast schedule parked on an overlay poll).
+    /// the fast schedule parked on an overlay poll or put to sleep on a stall).
     pub fn last_mmio(&self, core: Core) -> Option<MmioAccess> {
         self.p.last_mmio[core.index()]
     }
     /// The core's last MMIO access once it has executed every cycle before `next` (the chip's
     /// cycle between ticks): what the reference schedule shows, also while the fast schedule
-    /// has the core parked on a loop that polls the overlay registers (see `park`).
+    /// has the core parked on a loop that polls the overlay registers (see `park`) or asleep
+    /// on a stalled access (see `stall`).
     pub fn last_mmio_at(&self, core: Core, next: u64) -> Option<MmioAccess> {
         let i = core.index();
-        match &self.p.parked[i] {
-            Some(park) => park.last_poll(next).or(self.p.last_mmio[i]),
-            None => self.p.last_mmio[i],
+        match (&self.p.parked[i], &self.cores[i].sleep) {
+            (Some(park), _) => park.last_poll(next).or(self.p.last_mmio[i]),
+            (None, Some(sleep)) => sleep.last_mmio_at(self.p.last_mmio[i], next),
+            (None, None) => self.p.last_mmio[i],
         }
     }
     /// How many times `core` has left soft reset.
@@ -481,6 +498,7 @@ impl Tile {
             let i = core.index();
             if old & bit == 0 && new & bit != 0 {
                 self.catch_up(i, next[i])?;
+                self.end_sleep(i, next[i]);
                 self.cores[i].state = CoreState::Reset;
                 self.awake &= !(1 << i);
                 if let Some(m) = core.mailbox_index() {
@@ -562,6 +580,8 @@ impl Tile {
             if !matches!(self.cores[i].state, CoreState::Running | CoreState::Stalled) {
                 continue;
             }
+            // A core the fast schedule left asleep on a stall (see `stall`).
+            self.end_sleep(i, now);
             let core = Core::ALL[i];
             let slot = &mut self.cores[i];
             let pc = slot.hart.pc();

@@ -26,6 +26,10 @@
 //! already run depends on where the write falls in the reference order (tiles in slot order,
 //! cores BRISC … TRISC2, then coprocessors, then the NoC, then the host between cycles): the
 //! caller passes `next`, the first cycle the core has not executed at the moment of the write.
+//!
+//! A core stalled on an access (full Tensix FIFO, PC buffer, TTSync, mailbox) is not parked
+//! here — a stall is no pass of a loop — but put to sleep by `stall`, which asks the device's
+//! stall rule again at the core's place in the order instead of retrying.
 use bhemu_rv::{Access, Bus, BusFault, Width};
 
 use super::l1::L1;

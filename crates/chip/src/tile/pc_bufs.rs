@@ -54,10 +54,17 @@ impl PcBufs {
         self.fifos.get(i).map_or(0, |f| f.len())
     }
 
+    /// RISCV B's write to PCBuf `i` would stall: the FIFO is full (or there is no such buffer).
+    pub fn brisc_write_blocked(&self, i: usize) -> bool {
+        self.fifos.get(i).is_none_or(|f| f.len() >= PC_BUF_DEPTH)
+    }
+
     /// RISCV B writes: push, stalling while full.
     pub fn brisc_write(&mut self, i: usize, v: u32) -> Access<()> {
+        if self.brisc_write_blocked(i) {
+            return Access::Stall;
+        }
         match self.fifos.get_mut(i) {
-            Some(f) if f.len() >= PC_BUF_DEPTH => Access::Stall,
             Some(f) => {
                 f.push_back(v);
                 Access::Done(())
@@ -79,6 +86,13 @@ impl PcBufs {
         } else {
             Access::Stall
         }
+    }
+
+    /// RISCV T_i's read of `PC_BUF_BASE` would stall: the FIFO is empty and the override is not
+    /// enabled (or there is no such buffer). A stalled read leaves T_i waiting, which a retry
+    /// sets again.
+    pub fn trisc_read_blocked(&self, i: usize, ov: Override) -> bool {
+        self.fifos.get(i).is_none_or(|f| f.is_empty() && !ov.en)
     }
 
     /// RISCV T_i reads `PC_BUF_BASE`: pop; when empty, the override value if enabled, else stall.
@@ -184,6 +198,38 @@ mod tests {
         );
         p.reset(2);
         assert_eq!(p.trisc_read(2, ov), Access::Done(0x5A));
+    }
+
+    /// The side-effect-free stall rules a sleeping core asks (tile/stall.rs) give the answer
+    /// the accesses give (PCBufs.md: B's write stalls on a full FIFO, T_i's read on an empty
+    /// one unless the override is enabled).
+    #[test]
+    fn blocked_rules_agree_with_the_accesses() {
+        let en = Override::of(1 << 10, 1);
+        for n in [0, 1, PC_BUF_DEPTH as u32] {
+            for ov in [NO, en] {
+                let filled = || {
+                    let mut p = PcBufs::new();
+                    for v in 0..n {
+                        assert_eq!(p.brisc_write(1, v), Access::Done(()));
+                    }
+                    p
+                };
+                let mut p = filled();
+                assert_eq!(p.brisc_write_blocked(1), n == PC_BUF_DEPTH as u32);
+                assert_eq!(
+                    p.brisc_write_blocked(1),
+                    p.brisc_write(1, 99) == Access::Stall
+                );
+                let mut p = filled();
+                assert_eq!(p.trisc_read_blocked(1, ov), n == 0 && !ov.en);
+                assert_eq!(
+                    p.trisc_read_blocked(1, ov),
+                    p.trisc_read(1, ov) == Access::Stall
+                );
+            }
+        }
+        assert!(PcBufs::new().brisc_write_blocked(3));
     }
 
     /// ManualTTSync.md: the checks wait until done unless OverrideEn && OverrideBusy.

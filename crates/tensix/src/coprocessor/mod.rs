@@ -255,6 +255,16 @@ impl Coprocessor {
         Ok(r)
     }
 
+    /// A push from `source` for `thread` would be refused as [`Pushed::Full`] (the queue it
+    /// enters has no free slot): the pushing core stalls until the frontend takes an
+    /// instruction. False for an unknown thread (the push reports that error itself).
+    pub fn push_blocked(&self, thread: usize, source: PushSource) -> bool {
+        self.threads.get(thread).is_some_and(|th| match source {
+            PushSource::Trisc => th.fifo.is_full(),
+            PushSource::Brisc => th.brisc.is_full(),
+        })
+    }
+
     /// RISCV T`thread` entered soft reset: the Tensix instructions in its MOP expander and in
     /// the FIFO preceding it are discarded (SoftReset.md "RISCV soft reset"). The page names
     /// only those two, so instructions BRISC pushed for the thread (which bypass the MOP

@@ -13,12 +13,14 @@
 //! Thread count: [`THREADS_ENV`] or `--threads`; default the machine's cores (see
 //! [`default_threads`]). Results and cycle counts do not depend on it (the `schedule_digest`
 //! test compares 1, 2 and 4 threads with the reference schedule). How many threads a cycle is
-//! spread over is a host-time decision that changes nothing else ([`spread_threads`]): as many
-//! as give each at least [`SPREAD_MIN_NS`] of the previous busy cycle's host time and
+//! spread over is a host-time decision that changes nothing else (`plan_spread`): a cycle
+//! with at least `2 * MIN_TILES_PER_THREAD` tiles with work goes to as many threads as give
+//! each at least [`SPREAD_MIN_NS`] of the last such cycle's host time and
 //! [`MIN_TILES_PER_THREAD`] tiles with work, at most the thread count; one means the calling
-//! thread alone. Spawning and joining a thread costs about ten microseconds, more than a
-//! whole 140-tile cycle of firmware (≈ 10 µs), but little against a cycle of 140 busy Matrix
-//! Units (hundreds of µs) — and on a many-core machine a cycle is not cut finer than pays.
+//! thread alone. The threads are a [`Pool`] that lives with the chip: handing a cycle to it
+//! costs a few microseconds, which a 140-tile firmware cycle (≈ 10 µs of work) does not repay
+//! but a cycle of 140 busy Matrix Units (≈ 60 µs) does. Within a spread cycle each thread
+//! starts on its own run of tiles, the same every cycle (`Run`).
 //!
 //! Hooks (trace events, breakpoints) that observe a core's step belong in
 //! [`Tile::step_cores_on`] (per tile, on whichever thread runs it) and must only touch the
@@ -38,14 +40,16 @@ pub const THREADS_ENV: &str = "BHEMU_THREADS";
 /// Fewest tiles with work per thread before a cycle is spread over threads.
 pub const MIN_TILES_PER_THREAD: usize = 8;
 
-/// Least host time (ns) of the previous busy cycle, as one thread spent it, per thread a cycle
-/// is spread over: with a quantum of one cycle (functional timing, docs/noc-lookahead.md)
-/// every spread cycle spawns and joins scoped threads (≈ 10 µs each), so only heavy cycles
-/// gain, and only from as many threads as they can keep busy.
+/// Least host time (ns) of the last wide cycle, as one thread spent it, per thread a cycle is
+/// spread over: with a quantum of one cycle (functional timing, docs/noc-lookahead.md) every
+/// spread cycle is handed to the pool and joined, which costs some microseconds, more with
+/// more threads. Measured on a 16-core host (README "Host threads"): 10 µs keeps boot and
+/// multicast (≈ 10–15 µs cycles) on one thread and spreads compute (≈ 60 µs) over six.
 pub const SPREAD_MIN_NS: u64 = 10_000;
 
 /// The environment variable that sets the spread threshold ([`SPREAD_MIN_NS`]) in host
-/// nanoseconds per thread: a many-core host, whose threads wake and join sooner, may want less.
+/// nanoseconds per thread (0: spread every wide cycle over every thread): a host whose threads
+/// take up and finish a job sooner may want less.
 pub const SPREAD_ENV: &str = "BHEMU_SPREAD_NS";
 
 /// [`SPREAD_ENV`] when set (a non-negative integer; anything else is an error), else
@@ -214,7 +218,7 @@ pub(crate) fn plan_spread(
 
 /// What a spread cycle did: some L1 was written, no tile had work, and the host time the
 /// threads spent stepping tiles, summed (what one thread would have spent, without the cost of
-/// spawning and joining: the estimate [`spread_threads`] divides).
+/// handing out and joining: the estimate [`plan_spread`] divides).
 pub(crate) struct Spread {
     pub written: bool,
     pub quiet: bool,

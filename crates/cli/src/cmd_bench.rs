@@ -156,6 +156,12 @@ fn launch_measured(chip: &mut Chip, k: &Kernel, label: &str, max: u64) -> Result
         return Err(cerr(format!("{label} did not finish in {max} cycles")));
     }
     print_phase(label, tiles, &r, cpu);
+    print_spread(chip);
+    Ok(())
+}
+
+/// With more than one host thread: how many of the chip's cycles so far were spread.
+fn print_spread(chip: &Chip) {
     if chip.threads() > 1 {
         println!(
             "{:<22} {} of the chip's cycles so far spread over host threads (up to {})",
@@ -164,7 +170,6 @@ fn launch_measured(chip: &mut Chip, k: &Kernel, label: &str, max: u64) -> Result
             chip.threads()
         );
     }
-    Ok(())
 }
 
 fn bench_chip(a: &ChipBenchArgs) -> Result<ExitCode, CliError> {
@@ -189,8 +194,9 @@ fn bench_chip(a: &ChipBenchArgs) -> Result<ExitCode, CliError> {
     if all || a.workload == "boot" {
         // The CPU figure of boot includes building the chip and loading the firmware.
         let (res, cpu) = timed(|| booted(a, &fw, 140));
-        let (_, r) = res?;
+        let (chip, r) = res?;
         print_phase("boot", 140, &r, cpu);
+        print_spread(&chip);
     }
     if all || a.workload == "spin" {
         let k = load_kernel(&a.kernels, "spin")?;

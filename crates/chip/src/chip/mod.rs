@@ -13,9 +13,10 @@
 //! tiles with nothing due this cycle are skipped with one compare.
 //!
 //! Host threads ([`crate::threads`], `--threads N`): a fast-schedule cycle with enough busy
-//! tiles steps each tile's cores and coprocessor on one of N scoped threads, each tile on its
-//! own NIU pair and outbox (`bhemu_noc::TileNoc`); after the join — the barrier — the outboxes
-//! enter the NoC in tile order and the NoC ticks on the calling thread (docs/noc-lookahead.md).
+//! tiles steps each tile's cores and coprocessor on one of N threads of a pool
+//! ([`crate::pool`]), each tile on its own NIU pair and outbox (`bhemu_noc::TileNoc`); after
+//! the join — the barrier — the outboxes enter the NoC in tile order and the NoC ticks on the
+//! calling thread (docs/noc-lookahead.md).
 //! Where hooks go: per-core observation (trace events, breakpoints) inside the tile's step
 //! (`Tile::step_cores_on` / `Tile::step_cores_reference_on`), touching only the tile;
 //! chip-wide effects after the barrier in [`Chip::tick`], never from inside a tile's step.
@@ -30,6 +31,11 @@ use crate::dram::Dram;
 use crate::error::{ChipError, ErrorKind};
 use crate::schedule::Schedule;
 use crate::tile::{Strictness, Tile};
+
+mod endpoints;
+mod tick;
+
+use endpoints::{endpoint_at, endpoint_read, endpoint_write, niu_word};
 
 /// How to build a chip.
 #[derive(Clone, Debug)]
@@ -52,7 +58,7 @@ impl Default for ChipConfig {
 
 /// What sits behind a NoC node, by translated `y * 64 + x`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Endpoint {
+pub(super) enum Endpoint {
     None,
     Tile(u16),
     Dram(u8),
@@ -103,26 +109,6 @@ pub struct Chip {
     pool: Option<(usize, crate::pool::Pool)>,
 }
 
-/// The memory the NoC reaches, borrowed from the chip for one `Noc::tick`.
-struct Ends<'a> {
-    tiles: &'a mut [Tile],
-    due: &'a mut [u64],
-    earliest: &'a mut u64,
-    l1_written: &'a mut bool,
-    endpoints: &'a [Endpoint],
-    dram: &'a mut Dram,
-    now: u64,
-}
-
-fn access(node: NodeId, addr: u64, len: usize, reason: String) -> NocError {
-    NocError::Access {
-        node,
-        addr,
-        len: len as u64,
-        reason,
-    }
-}
-
 /// Raw NoC 0 coordinates of the two PCIe tiles (blackhole_140_arch.yaml;
 /// docs/tt-umd-sim-interface.md §7). The topology knows the one in use only by its translated
 /// coordinate (19, 24), but UMD's descriptor hands out both raw ones to the host.
@@ -141,154 +127,6 @@ pub enum HostWrite {
     /// past [`NOC_HOST_WINDOW`]) is to receive the data. The chip models no PCIe endpoint, so
     /// delivering it is the caller's job.
     ToHost { addr: u64 },
-}
-
-/// The node at translated `y * 64 + x`, as the chip's routing table has it.
-fn endpoint_at(endpoints: &[Endpoint], node: NodeId) -> Endpoint {
-    if node.x >= 64 || node.y >= 64 {
-        return Endpoint::None;
-    }
-    endpoints
-        .get(usize::from(node.y) * 64 + usize::from(node.x))
-        .copied()
-        .unwrap_or(Endpoint::None)
-}
-
-/// A read of `buf.len()` bytes at `addr` of one endpoint: the one place that says what a
-/// request arriving at a node reaches, for NoC transactions ([`Ends`]) and host accesses
-/// ([`Chip::host_read`]) alike. Errors carry the chip's kind and a sentence.
-fn endpoint_read(
-    tiles: &mut [Tile],
-    dram: &Dram,
-    ep: Endpoint,
-    addr: u64,
-    buf: &mut [u8],
-    now: u64,
-) -> Result<(), (ErrorKind, String)> {
-    match ep {
-        Endpoint::Tile(i) => match tiles.get_mut(usize::from(i)) {
-            Some(t) => t
-                .noc_read(addr, buf, now)
-                .map_err(|m| (ErrorKind::Unimplemented, m)),
-            None => Err((ErrorKind::Unmapped, "no such tile".into())),
-        },
-        Endpoint::Dram(ch) => dram
-            .read(usize::from(ch), addr, buf)
-            .map_err(|e| (ErrorKind::AccessRule, e.to_string())),
-        Endpoint::Pcie if addr >= NOC_HOST_WINDOW => Err((
-            ErrorKind::Unimplemented,
-            "host reads of the PCIe tile's NoC-to-host window are not modelled".into(),
-        )),
-        Endpoint::Pcie => Err((ErrorKind::Unimplemented, pcie_unmodelled(addr))),
-        Endpoint::Arc => Err((ErrorKind::Unimplemented, ARC_FROM_NOC.into())),
-        Endpoint::None => Err((
-            ErrorKind::Unmapped,
-            "nothing bhemu models there (Ethernet, L2CPU, or off the grid)".into(),
-        )),
-    }
-}
-
-/// The write counterpart of [`endpoint_read`].
-/// `next` is the first cycle no core has executed yet: `now + 1` in the NoC phase, `now` for
-/// the host between cycles (it decides where a woken parked core resumes).
-fn endpoint_write(
-    tiles: &mut [Tile],
-    dram: &mut Dram,
-    ep: Endpoint,
-    addr: u64,
-    data: &[u8],
-    now: u64,
-    next: u64,
-) -> Result<(), (ErrorKind, String)> {
-    match ep {
-        Endpoint::Tile(i) => match tiles.get_mut(usize::from(i)) {
-            Some(t) => t
-                .noc_write_at(addr, data, now, next)
-                .map_err(|m| (ErrorKind::Unimplemented, m)),
-            None => Err((ErrorKind::Unmapped, "no such tile".into())),
-        },
-        Endpoint::Dram(ch) => dram
-            .write(usize::from(ch), addr, data)
-            .map_err(|e| (ErrorKind::AccessRule, e.to_string())),
-        Endpoint::Pcie => Err((ErrorKind::Unimplemented, pcie_unmodelled(addr))),
-        Endpoint::Arc => Err((ErrorKind::Unimplemented, ARC_FROM_NOC.into())),
-        Endpoint::None => Err((
-            ErrorKind::Unmapped,
-            "nothing bhemu models there (Ethernet, L2CPU, or off the grid)".into(),
-        )),
-    }
-}
-
-/// Why a NoC request from a core to the ARC tile fails: bhemu models the ARC tile as the host
-/// sees it, not as a NoC target of kernels.
-const ARC_FROM_NOC: &str =
-    "bhemu models the ARC tile for host accesses only, not NoC requests from cores";
-
-fn pcie_unmodelled(addr: u64) -> String {
-    if addr >= NOC_HOST_WINDOW {
-        "bhemu models no PCIe endpoint: accesses to host memory from the chip are not modelled"
-            .into()
-    } else {
-        "bhemu does not model the PCIe tile's own memory".into()
-    }
-}
-
-/// A tile's NIU registers from the host: 4-byte aligned words inside the two NIU windows
-/// `0xFFB2_0000..0xFFB4_0000` (MemoryMap.md).
-fn niu_word(addr: u64, len: usize) -> Option<u32> {
-    let a = u32::try_from(addr).ok()?;
-    (len == 4 && a % 4 == 0 && decode_niu_address(a).is_some()).then_some(a)
-}
-
-impl NocEndpoints for Ends<'_> {
-    fn read(&mut self, node: NodeId, addr: u64, buf: &mut [u8]) -> Result<(), NocError> {
-        let ep = endpoint_at(self.endpoints, node);
-        if ep == Endpoint::None {
-            return Err(NocError::BadCoordinate {
-                x: node.x,
-                y: node.y,
-            });
-        }
-        endpoint_read(self.tiles, self.dram, ep, addr, buf, self.now)
-            .map_err(|(_, r)| access(node, addr, buf.len(), r))
-    }
-
-    fn write(&mut self, node: NodeId, addr: u64, data: &[u8]) -> Result<(), NocError> {
-        let ep = endpoint_at(self.endpoints, node);
-        if ep == Endpoint::None {
-            return Err(NocError::BadCoordinate {
-                x: node.x,
-                y: node.y,
-            });
-        }
-        if let Endpoint::Tile(i) = ep {
-            if let Some(d) = self.due.get_mut(usize::from(i)) {
-                *d = 0;
-                *self.earliest = 0;
-            }
-            *self.l1_written = true;
-        }
-        endpoint_write(
-            self.tiles,
-            self.dram,
-            ep,
-            addr,
-            data,
-            self.now,
-            self.now + 1,
-        )
-        .map_err(|(_, r)| access(node, addr, data.len(), r))
-    }
-
-    fn atomic(&mut self, node: NodeId, addr: u64, op: &AtomicOp) -> Result<u32, NocError> {
-        // Atomics.md: only Tensix (or Ethernet) L1; the NoC crate already refuses other kinds.
-        let base = addr & !0xF;
-        let mut line = [0u8; 16];
-        self.read(node, base, &mut line)?;
-        let r = op.apply(&mut line, ((addr >> 2) & 3) as usize)?;
-        self.write(node, base, &line)?;
-        Ok(r)
-    }
 }
 
 impl Chip {
@@ -480,258 +318,6 @@ impl Chip {
             .iter_mut()
             .flat_map(|t| t.take_warnings())
             .collect()
-    }
-
-    /// Advances `n` cycles (see the module documentation). The first error stops the clock at
-    /// the cycle it happened in.
-    pub fn clock(&mut self, n: u64) -> Result<(), ChipError> {
-        let end = self.cycle.saturating_add(n);
-        if self.tracer.is_some() {
-            while self.cycle < end {
-                self.traced_tick()?;
-            }
-            return Ok(());
-        }
-        while self.cycle < end {
-            self.tick()?;
-            self.skip_quiet(end);
-        }
-        Ok(())
-    }
-
-    /// Fast schedule: after a cycle in which no tile and no coprocessor had anything due and
-    /// the NoC is idle, nothing can happen before the earliest cycle a tile is due (a core that
-    /// ran ahead, or never while every core is parked or stopped): the clock jumps there, at
-    /// most to `end`. The skipped cycles are exactly those the reference schedule spends in
-    /// parked loops and private instructions the fast schedule has already accounted for.
-    fn skip_quiet(&mut self, end: u64) {
-        if !self.quiet || !self.noc.idle() || self.any_busy {
-            return;
-        }
-        let to = self.earliest.min(end);
-        if to > self.cycle {
-            self.cycle = to;
-        }
-    }
-
-    /// One cycle.
-    #[inline]
-    pub fn tick(&mut self) -> Result<(), ChipError> {
-        let now = self.cycle;
-        let mut written = false;
-        let mut quiet = true;
-        // A cycle with nothing due costs nothing worth timing (tt-umd clocks one such cycle per
-        // read of an idle chip).
-        let nothing_due = self.earliest > now && !self.any_busy;
-        let plan = if self.threads > 1 && self.schedule == Schedule::Fast && !nothing_due {
-            crate::threads::plan_spread(
-                self.threads,
-                self.last_cycle_ns,
-                self.spread_min_ns,
-                &self.due,
-                &self.cp_busy,
-                now,
-            )
-        } else {
-            crate::threads::Plan::ONE
-        };
-        let spread = plan.threads;
-        // Only cycles wide enough to spread are timed: they alone make the estimate.
-        let timer = plan.wide.then(std::time::Instant::now);
-        let mut spread_ns = None;
-        match self.schedule {
-            Schedule::Reference => {
-                for t in &mut self.tiles {
-                    if t.has_runnable_core() {
-                        let w = t.l1_writes();
-                        let r = t.step_cores_reference(now, &mut self.noc);
-                        written |= t.l1_writes() != w;
-                        r?;
-                    }
-                }
-            }
-            Schedule::Fast if spread > 1 => {
-                self.spread_cycles += 1;
-                let threads = self.threads;
-                if self.pool.as_ref().is_some_and(|(w, _)| *w != threads) {
-                    self.pool = None;
-                }
-                let (_, pool) = self
-                    .pool
-                    .get_or_insert_with(|| (threads, crate::pool::Pool::new(threads)));
-                let faces = self.noc.tile_faces();
-                let r = if faces.len() == self.tiles.len() {
-                    crate::threads::spread_cycle(
-                        pool,
-                        &mut self.tiles,
-                        faces,
-                        &mut self.due,
-                        &mut self.cp_busy,
-                        now,
-                        spread,
-                    )
-                } else {
-                    Err(ChipError::new(
-                        ErrorKind::Internal,
-                        "the NoC's Tensix nodes are not the chip's tiles",
-                    ))
-                };
-                // The barrier: requests enter the NoC in tile order (docs/noc-lookahead.md
-                // clause 4), also when a tile failed.
-                for t in &mut self.tiles {
-                    t.submit_requests(&mut self.noc);
-                }
-                self.earliest = self.due.iter().copied().min().unwrap_or(u64::MAX);
-                self.any_busy = self.cp_busy.iter().any(|&b| b);
-                let done = r.map_err(|e| e.at_cycle(now))?;
-                written = done.written;
-                quiet = done.quiet;
-                spread_ns = Some(done.work_ns);
-            }
-            Schedule::Fast if nothing_due => {}
-            Schedule::Fast => {
-                // Tiles whose cores are all parked, ahead of the clock or stopped are skipped
-                // with one compare each. Until the loops end, the bounds say "look at
-                // everything" (what an error leaves them at).
-                self.earliest = 0;
-                self.any_busy = true;
-                let mut earliest = u64::MAX;
-                let tiles = self
-                    .tiles
-                    .iter_mut()
-                    .zip(&mut self.due)
-                    .zip(&mut self.cp_busy);
-                for ((t, due), busy) in tiles {
-                    if *due <= now {
-                        quiet = false;
-                        let w = t.l1_writes();
-                        let r = t.step_cores(now, &mut self.noc);
-                        written |= t.l1_writes() != w;
-                        *due = t.next_due(now);
-                        *busy |= t.coprocessor_busy();
-                        r?;
-                    }
-                    earliest = earliest.min(*due);
-                }
-                let mut any_busy = false;
-                let tiles = self
-                    .tiles
-                    .iter_mut()
-                    .zip(&mut self.due)
-                    .zip(&mut self.cp_busy);
-                for ((t, due), busy) in tiles {
-                    if *busy {
-                        quiet = false;
-                        let w = t.l1_writes();
-                        let r = t.step_coprocessor(now);
-                        written |= t.l1_writes() != w;
-                        *busy = t.coprocessor_busy();
-                        any_busy |= *busy;
-                        // The coprocessor's effects (a freed FIFO slot, an L1 write) may
-                        // concern cores: look at the tile next cycle.
-                        *due = (*due).min(now + 1);
-                        earliest = earliest.min(*due);
-                        r?;
-                    }
-                }
-                self.earliest = earliest;
-                self.any_busy = any_busy;
-            }
-        }
-        if let Some(t0) = timer.filter(|_| !quiet) {
-            let ns = spread_ns
-                .unwrap_or_else(|| u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
-            self.last_cycle_ns = ns;
-        }
-        if self.schedule == Schedule::Reference {
-            for t in &mut self.tiles {
-                let w = t.l1_writes();
-                let r = t.step_coprocessor(now);
-                written |= t.l1_writes() != w;
-                r?;
-            }
-        }
-        self.l1_written = written;
-        self.quiet = quiet && self.schedule == Schedule::Fast;
-        if !self.noc.idle() {
-            let mut ends = Ends {
-                tiles: &mut self.tiles,
-                due: &mut self.due,
-                earliest: &mut self.earliest,
-                l1_written: &mut self.l1_written,
-                endpoints: &self.endpoints,
-                dram: &mut self.dram,
-                now,
-            };
-            let faults = self.noc.tick(now, &mut ends);
-            if let Some(f) = faults.into_iter().next() {
-                let mut e = ChipError::new(ErrorKind::Noc, f.to_string()).at_cycle(now);
-                e.loc.tile = Some((f.origin.x, f.origin.y));
-                e.loc.chip = self.id;
-                self.cycle += 1;
-                return Err(e);
-            }
-        }
-        self.cycle += 1;
-        Ok(())
-    }
-
-    /// True when nothing can change any more: no hart can execute (every core is in reset,
-    /// halted, faulted or stalled — a stall waits on state only another agent changes), no
-    /// coprocessor has work and the NoC is idle. Spinning harts are running, so this never
-    /// fires on a busy-wait.
-    pub fn quiescent(&self) -> bool {
-        self.noc.idle() && self.tiles.iter().all(|t| t.quiescent())
-    }
-
-    /// Runs until `done(self)` holds (checked before every cycle) or `max_cycles` more cycles
-    /// have passed. Returns whether `done` held.
-    pub fn run_until(
-        &mut self,
-        max_cycles: u64,
-        mut done: impl FnMut(&Chip) -> bool,
-    ) -> Result<bool, ChipError> {
-        let end = self.cycle.saturating_add(max_cycles);
-        let traced = self.tracer.is_some();
-        loop {
-            if done(self) {
-                return Ok(true);
-            }
-            if self.cycle >= end {
-                return Ok(false);
-            }
-            if traced {
-                self.traced_tick()?;
-            } else {
-                self.tick()?;
-            }
-        }
-    }
-
-    /// [`Chip::run_until`] for a `done` that depends on nothing but the contents of L1 (a
-    /// host polling mailboxes): `done` is checked before the first cycle and then only after
-    /// cycles in which some core, coprocessor or NoC transaction wrote to some L1, so a poll of
-    /// 140 tiles costs nothing on the cycles in between. Same result, same cycle.
-    pub fn run_until_l1(
-        &mut self,
-        max_cycles: u64,
-        mut done: impl FnMut(&Chip) -> bool,
-    ) -> Result<bool, ChipError> {
-        let end = self.cycle.saturating_add(max_cycles);
-        if done(self) {
-            return Ok(true);
-        }
-        if self.tracer.is_some() {
-            return self.run_until(end - self.cycle, done);
-        }
-        while self.cycle < end {
-            self.tick()?;
-            if self.l1_written && done(self) {
-                return Ok(true);
-            }
-            self.skip_quiet(end);
-        }
-        Ok(false)
     }
 
     /// Whether the chip routes NoC coordinates through the translation tables. Always true:

@@ -43,7 +43,7 @@ pub const MIN_TILES_PER_THREAD: usize = 8;
 /// Least host time (ns) of the last wide cycle, as one thread spent it, per thread a cycle is
 /// spread over: with a quantum of one cycle (functional timing, docs/noc-lookahead.md) every
 /// spread cycle is handed to the pool and joined, which costs some microseconds, more with
-/// more threads. Measured on a 16-core host (README "Host threads"): 10 µs keeps boot and
+/// more threads. Measured on a 16-core host (README "Measured figures", rows "chip, host threads"): 10 µs keeps boot and
 /// multicast (≈ 10–15 µs cycles) on one thread and spreads compute (≈ 60 µs) over six.
 pub const SPREAD_MIN_NS: u64 = 10_000;
 
@@ -176,7 +176,7 @@ impl Plan {
 /// alone. A spread cycle costs some microseconds more than its share of work (publishing the
 /// job, the threads taking it up, the join, the slowest thread), more with more threads, so
 /// only heavy cycles gain, and only from as many threads as they keep busy (measured on a
-/// 16-core host: README "Host threads").
+/// 16-core host: README "Measured figures").
 pub(crate) fn plan_spread(
     threads: usize,
     last_ns: u64,

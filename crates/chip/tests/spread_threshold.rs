@@ -1,6 +1,6 @@
 //! Host threads spread only cycles heavy enough to pay for the threads
 //! (`bhemu_chip::threads::SPREAD_MIN_NS`, the rule itself is unit-tested in `threads.rs`); with
-//! the threshold at 0 every cycle with enough busy tiles is spread. Either way the chip ends in
+//! the threshold at 0 every wide cycle (16 tiles with work) is spread. Either way the chip ends in
 //! the same state as on one thread.
 mod common;
 use bhemu_chip::{grid, Chip, ChipConfig};
@@ -44,7 +44,7 @@ fn run(threads: usize, threshold: Option<u64>) -> (bhemu_chip::ChipDigest, u64) 
     (c.digest().expect("digest"), c.spread_cycles())
 }
 
-/// Whether a cycle is spread depends on host time (how long the previous one took), so the
+/// Whether a cycle is spread depends on host time (how long the last wide one took), so the
 /// count of spread cycles is not deterministic; the chip's state is.
 #[test]
 fn spreading_by_host_time_leaves_the_result_alone() {

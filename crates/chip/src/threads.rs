@@ -43,8 +43,9 @@ pub const MIN_TILES_PER_THREAD: usize = 8;
 /// Least host time (ns) of the last wide cycle, as one thread spent it, per thread a cycle is
 /// spread over: with a quantum of one cycle (functional timing, docs/noc-lookahead.md) every
 /// spread cycle is handed to the pool and joined, which costs some microseconds, more with
-/// more threads. Measured on a 16-core host (README "Measured figures", rows "chip, host threads"): 10 µs keeps boot and
-/// multicast (≈ 10–15 µs cycles) on one thread and spreads compute (≈ 60 µs) over six.
+/// more threads. Measured on a 16-core host (README "Measured figures", rows "chip, host
+/// threads"): 10 µs keeps boot and multicast (≈ 10–15 µs cycles) on one thread and spreads
+/// compute (≈ 60 µs) over six.
 pub const SPREAD_MIN_NS: u64 = 10_000;
 
 /// The environment variable that sets the spread threshold ([`SPREAD_MIN_NS`]) in host

@@ -217,13 +217,57 @@ pub(crate) fn plan_spread(
     }
 }
 
-/// What a spread cycle did: some L1 was written, no tile had work, and the host time the
-/// threads spent stepping tiles, summed (what one thread would have spent, without the cost of
-/// handing out and joining: the estimate [`plan_spread`] divides).
+/// Where the host time of the spread cycles went, summed over them ([`crate::Chip::spread`]):
+/// what a user tuning `--threads` / `BHEMU_SPREAD_NS` on a given host needs to see whether
+/// the threads work or wait.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpreadTotals {
+    /// Cycles spread over more than one thread.
+    pub cycles: u64,
+    /// Threads asked for, summed over those cycles (over `cycles`: the mean width).
+    pub threads: u64,
+    /// Host time of those cycles, whole: the serial parts (the plan, the outboxes entering the
+    /// NoC, the NoC's tick) included.
+    pub tick_ns: u64,
+    /// The part of `tick_ns` from handing the cycle to the pool to the join.
+    pub pool_ns: u64,
+    /// The threads' own time stepping tiles, summed: what one thread would have spent.
+    pub work_ns: u64,
+}
+
+impl SpreadTotals {
+    /// One line for `bhemu bench chip`: mean width, µs per spread cycle whole and in the
+    /// pool, and how much of the pool's thread-time was work.
+    pub fn summary(&self) -> String {
+        if self.cycles == 0 {
+            return "no cycle spread".to_string();
+        }
+        let per = |ns: u64| ns as f64 / 1e3 / self.cycles as f64;
+        let width = self.threads as f64 / self.cycles as f64;
+        let busy = if self.pool_ns > 0 {
+            100.0 * self.work_ns as f64 / (self.pool_ns as f64 * width)
+        } else {
+            0.0
+        };
+        format!(
+            "{} cycles spread over {width:.1} threads on average: {:.1} µs each, {:.1} µs of it in \
+             the pool, whose threads worked {busy:.0} % of that time ({:.1} µs of work)",
+            self.cycles,
+            per(self.tick_ns),
+            per(self.pool_ns),
+            per(self.work_ns),
+        )
+    }
+}
+
+/// What a spread cycle did: some L1 was written, no tile had work, the host time the threads
+/// spent stepping tiles, summed (what one thread would have spent, without the cost of handing
+/// out and joining: the estimate [`plan_spread`] divides), and the time in the pool.
 pub(crate) struct Spread {
     pub written: bool,
     pub quiet: bool,
     pub work_ns: u64,
+    pub pool_ns: u64,
 }
 
 /// Tiles a thread takes at a time.
@@ -271,6 +315,7 @@ pub(crate) fn spread_cycle(
         .map(|((t, f), (d, b))| (t, f, d, b, TileCycle::default()))
         .collect();
     let work_ns = AtomicU64::new(0);
+    let pool_ns;
     {
         let blocks: Vec<Mutex<&mut [Item<'_, '_>]>> =
             work.chunks_mut(BLOCK).map(Mutex::new).collect();
@@ -302,7 +347,10 @@ pub(crate) fn spread_cycle(
             let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
             work_ns.fetch_add(ns, Ordering::Relaxed);
         };
-        if pool.broadcast(width, &share).is_err() {
+        let t0 = std::time::Instant::now();
+        let r = pool.broadcast(width, &share);
+        pool_ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        if r.is_err() {
             return Err(ChipError::new(
                 ErrorKind::Internal,
                 "a host thread stepping tiles panicked",
@@ -328,6 +376,7 @@ pub(crate) fn spread_cycle(
             written,
             quiet,
             work_ns: work_ns.into_inner(),
+            pool_ns,
         }),
     }
 }
@@ -381,6 +430,24 @@ mod tests {
         );
         assert_eq!(p(1, u64::MAX), Plan::ONE, "one thread");
         assert_eq!(plan_spread(2, 0, 0, &due, &busy, 5), wide(2), "threshold 0");
+    }
+
+    #[test]
+    fn spread_summary_divides_by_cycles_and_threads() {
+        assert_eq!(SpreadTotals::default().summary(), "no cycle spread");
+        let t = SpreadTotals {
+            cycles: 10,
+            threads: 40,
+            tick_ns: 300_000,
+            pool_ns: 200_000,
+            work_ns: 600_000,
+        };
+        // 30 µs per cycle, 20 in the pool; 4 threads x 20 µs = 80 µs of thread-time, 60 work.
+        assert_eq!(
+            t.summary(),
+            "10 cycles spread over 4.0 threads on average: 30.0 µs each, 20.0 µs of it in the \
+             pool, whose threads worked 75 % of that time (60.0 µs of work)"
+        );
     }
 
     #[test]

@@ -24,7 +24,10 @@ fn program() -> Vec<u8> {
     bytes(&p)
 }
 
-fn run(threads: usize, threshold: Option<u64>) -> (bhemu_chip::ChipDigest, u64) {
+fn run(
+    threads: usize,
+    threshold: Option<u64>,
+) -> (bhemu_chip::ChipDigest, bhemu_chip::threads::SpreadTotals) {
     let mut c = Chip::new(&ChipConfig {
         tiles: grid::parse_tiles("32").expect("tiles"),
         ..ChipConfig::default()
@@ -41,7 +44,8 @@ fn run(threads: usize, threshold: Option<u64>) -> (bhemu_chip::ChipDigest, u64) 
             .expect("release BRISC");
     }
     c.clock(1000).expect("run");
-    (c.digest().expect("digest"), c.spread_cycles())
+    assert_eq!(c.spread().cycles, c.spread_cycles());
+    (c.digest().expect("digest"), c.spread())
 }
 
 /// Whether a cycle is spread depends on host time (how long the last wide one took), so the
@@ -49,7 +53,7 @@ fn run(threads: usize, threshold: Option<u64>) -> (bhemu_chip::ChipDigest, u64) 
 #[test]
 fn spreading_by_host_time_leaves_the_result_alone() {
     let (one, none) = run(1, None);
-    assert_eq!(none, 0, "one thread never spreads");
+    assert_eq!(none, Default::default(), "one thread never spreads");
     let (two, _) = run(2, None);
     assert_eq!(one.first_difference(&two), None);
 }
@@ -59,8 +63,17 @@ fn threshold_zero_spreads_every_busy_cycle_with_the_same_result() {
     let (one, _) = run(1, None);
     let (two, spread) = run(2, Some(0));
     assert!(
-        spread >= 600,
-        "{spread} cycles spread of about 900 busy ones"
+        spread.cycles >= 600,
+        "{spread:?}: cycles spread of about 900 busy ones"
     );
     assert_eq!(one.first_difference(&two), None);
+}
+
+/// The spread cycles' host time is accounted as the bench prints it: each cycle counts its
+/// threads, the pool's part lies within the whole cycle, and the threads did some work.
+#[test]
+fn spread_cycles_account_their_threads_and_host_time() {
+    let (_, s) = run(2, Some(0));
+    assert_eq!(s.threads, 2 * s.cycles, "{s:?}");
+    assert!(s.tick_ns >= s.pool_ns && s.pool_ns > 0 && s.work_ns > 0, "{s:?}");
 }

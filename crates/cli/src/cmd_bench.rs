@@ -164,10 +164,11 @@ fn launch_measured(chip: &mut Chip, k: &Kernel, label: &str, max: u64) -> Result
 fn print_spread(chip: &Chip) {
     if chip.threads() > 1 {
         println!(
-            "{:<22} {} of the chip's cycles so far spread over host threads (up to {})",
+            "{:<22} {} of the chip's cycles so far spread over host threads (up to {}): {}",
             "",
             chip.spread_cycles(),
-            chip.threads()
+            chip.threads(),
+            chip.spread().summary()
         );
     }
 }
@@ -258,6 +259,14 @@ fn bench_compute(a: &ChipBenchArgs) -> Result<(), CliError> {
             return Err(cerr(format!("{label}: the outputs are not bit-exact")));
         }
         print_phase(label, o.tiles, &o.run, None);
+        if o.threads > 1 {
+            println!(
+                "{:<22} with the boot, up to {} host threads: {}",
+                "",
+                o.threads,
+                o.spread.summary()
+            );
+        }
     }
     Ok(())
 }

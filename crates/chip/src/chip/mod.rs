@@ -95,8 +95,8 @@ pub struct Chip {
     pub(crate) tracer: Option<Box<crate::trace::ChipTracer>>,
     /// Host threads the fast schedule may spread a cycle's tiles over (`crate::threads`).
     threads: usize,
-    /// Cycles the fast schedule spread over host threads so far.
-    spread_cycles: u64,
+    /// The cycles the fast schedule spread over host threads so far, and their host time.
+    spread: crate::threads::SpreadTotals,
     /// Host time of the last cycle with enough tiles with work to be spread, as one thread
     /// would have spent it (measured only with more than one thread): the cost estimate of the
     /// next such cycle ([`crate::threads::plan_spread`]).
@@ -167,7 +167,7 @@ impl Chip {
             quiet: false,
             tracer: None,
             threads: crate::threads::threads_from_env()?,
-            spread_cycles: 0,
+            spread: crate::threads::SpreadTotals::default(),
             last_cycle_ns: 0,
             spread_min_ns: crate::threads::spread_from_env()?,
             pool: None,
@@ -194,7 +194,12 @@ impl Chip {
 
     /// Cycles so far whose tiles were stepped on more than one host thread.
     pub fn spread_cycles(&self) -> u64 {
-        self.spread_cycles
+        self.spread.cycles
+    }
+
+    /// The cycles so far spread over host threads and where their host time went.
+    pub fn spread(&self) -> crate::threads::SpreadTotals {
+        self.spread
     }
 
     /// Sets the host thread count (at least 1) between cycles; results do not depend on it.

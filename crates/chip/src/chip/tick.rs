@@ -76,7 +76,6 @@ impl Chip {
                 }
             }
             Schedule::Fast if spread > 1 => {
-                self.spread_cycles += 1;
                 let threads = self.threads;
                 if self.pool.as_ref().is_some_and(|(w, _)| *w != threads) {
                     self.pool = None;
@@ -112,6 +111,10 @@ impl Chip {
                 written = done.written;
                 quiet = done.quiet;
                 spread_ns = Some(done.work_ns);
+                self.spread.cycles += 1;
+                self.spread.threads += spread as u64;
+                self.spread.pool_ns += done.pool_ns;
+                self.spread.work_ns += done.work_ns;
             }
             Schedule::Fast if nothing_due => {}
             Schedule::Fast => {
@@ -198,6 +201,12 @@ impl Chip {
             }
         }
         self.cycle += 1;
+        if spread > 1 {
+            if let Some(t0) = timer {
+                let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                self.spread.tick_ns += ns;
+            }
+        }
         Ok(())
     }
 

@@ -234,6 +234,9 @@ pub struct Outcome {
     verdicts: Vec<Verdict>,
     stuck: Vec<String>,
     hazards: (Vec<bhemu_chip::hazards::TileHazard>, u64),
+    /// Host threads: the chip's thread count and its spread cycles, boot included.
+    pub threads: usize,
+    pub spread: bhemu_chip::threads::SpreadTotals,
 }
 
 impl Outcome {
@@ -550,6 +553,8 @@ pub fn execute(a: &RunArgs) -> Result<Outcome, CliError> {
         verdicts,
         stuck,
         hazards,
+        threads: chip.threads(),
+        spread: chip.spread(),
     })
 }
 

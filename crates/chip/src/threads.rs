@@ -115,11 +115,25 @@ struct TileCycle {
     visited: bool,
     core_err: Option<Box<ChipError>>,
     cp_err: Option<Box<ChipError>>,
+    /// Its outbox holds requests for the NoC.
+    requests: bool,
 }
 
 /// One tile's fast-schedule cycle: its cores if due, then its coprocessor if busy (the same
-/// per-tile steps as the one-thread loop in `Chip::tick`).
+/// per-tile steps as the one-thread loop in `Chip::tick`), and whether it left requests.
 fn tile_cycle(
+    t: &mut Tile,
+    face: &mut TileNoc<'_>,
+    due: &mut u64,
+    busy: &mut bool,
+    now: u64,
+) -> TileCycle {
+    let mut out = steps(t, face, due, busy, now);
+    out.requests = t.has_requests();
+    out
+}
+
+fn steps(
     t: &mut Tile,
     face: &mut TileNoc<'_>,
     due: &mut u64,
@@ -296,9 +310,10 @@ type Item<'t, 'n> = (
 /// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile, on up to
 /// `threads` threads of `pool` (the calling thread among them). `faces[i]` must be tile `i`'s
 /// NIU pair. Which thread steps which tile varies; what each tile did is read back in tile
-/// order. On failure: the first error in the one-thread order (every core error, by tile,
-/// before every coprocessor error) — the state of the other tiles then may be a cycle ahead of
-/// where the one-thread loop stops.
+/// order, and the tiles that left requests in their outboxes are added to `submit` in that
+/// order (also on failure: the barrier submits them). On failure: the first error in the
+/// one-thread order (every core error, by tile, before every coprocessor error) — the state of
+/// the other tiles then may be a cycle ahead of where the one-thread loop stops.
 pub(crate) fn spread_cycle(
     pool: &Pool,
     tiles: &mut [Tile],
@@ -307,6 +322,7 @@ pub(crate) fn spread_cycle(
     busy: &mut [bool],
     now: u64,
     threads: usize,
+    submit: &mut Vec<usize>,
 ) -> Result<Spread, ChipError> {
     let mut work: Vec<Item<'_, '_>> = tiles
         .iter_mut()
@@ -359,18 +375,22 @@ pub(crate) fn spread_cycle(
     }
     let mut written = false;
     let mut quiet = true;
+    let mut core_err = None;
     let mut cp_err = None;
-    for (_, _, _, _, r) in work {
+    for (i, (_, _, _, _, r)) in work.into_iter().enumerate() {
         written |= r.written;
         quiet &= !r.visited;
-        if let Some(e) = r.core_err {
-            return Err(*e);
+        if r.requests {
+            submit.push(i);
+        }
+        if core_err.is_none() {
+            core_err = r.core_err;
         }
         if cp_err.is_none() {
             cp_err = r.cp_err;
         }
     }
-    match cp_err {
+    match core_err.or(cp_err) {
         Some(e) => Err(*e),
         None => Ok(Spread {
             written,

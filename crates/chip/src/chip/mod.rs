@@ -107,6 +107,8 @@ pub struct Chip {
     /// The host threads spread cycles run on, started at the first spread cycle
     /// ([`crate::pool`]), with the thread count they were started for.
     pool: Option<(usize, crate::pool::Pool)>,
+    /// The tiles that left requests in a spread cycle, in tile order (kept to reuse).
+    submit: Vec<usize>,
 }
 
 /// Raw NoC 0 coordinates of the two PCIe tiles (blackhole_140_arch.yaml;
@@ -171,6 +173,7 @@ impl Chip {
             last_cycle_ns: 0,
             spread_min_ns: crate::threads::spread_from_env()?,
             pool: None,
+            submit: Vec::new(),
         })
     }
 

@@ -84,6 +84,8 @@ impl Chip {
                     .pool
                     .get_or_insert_with(|| (threads, crate::pool::Pool::new(threads)));
                 let faces = self.noc.tile_faces();
+                let mut submit = std::mem::take(&mut self.submit);
+                submit.clear();
                 let r = if faces.len() == self.tiles.len() {
                     crate::threads::spread_cycle(
                         pool,
@@ -93,6 +95,7 @@ impl Chip {
                         &mut self.cp_busy,
                         now,
                         spread,
+                        &mut submit,
                     )
                 } else {
                     Err(ChipError::new(
@@ -101,10 +104,14 @@ impl Chip {
                     ))
                 };
                 // The barrier: requests enter the NoC in tile order (docs/noc-lookahead.md
-                // clause 4), also when a tile failed.
-                for t in &mut self.tiles {
-                    t.submit_requests(&mut self.noc);
+                // clause 4), also when a tile failed; only the tiles that left some are
+                // touched (after a spread cycle the others' state is in other cores' caches).
+                for &i in &submit {
+                    if let Some(t) = self.tiles.get_mut(i) {
+                        t.submit_requests(&mut self.noc);
+                    }
                 }
+                self.submit = submit;
                 self.earliest = self.due.iter().copied().min().unwrap_or(u64::MAX);
                 self.any_busy = self.cp_busy.iter().any(|&b| b);
                 let done = r.map_err(|e| e.at_cycle(now))?;

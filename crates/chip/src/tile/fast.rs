@@ -73,6 +73,11 @@ impl Tile {
         noc.submit(&mut self.p.outbox);
     }
 
+    /// The tile's cores issued requests not yet handed to the NoC.
+    pub fn has_requests(&self) -> bool {
+        !self.p.outbox.is_empty()
+    }
+
     /// [`Tile::step_cores`] on this tile's own NIU face ([`TileNoc`]): touches nothing outside
     /// the tile, so tiles may be stepped on different host threads; the requests the cores
     /// issue wait in the tile's outbox for [`Tile::submit_requests`].

@@ -238,10 +238,13 @@ pub(crate) fn plan_spread(
 pub struct SpreadTotals {
     /// Cycles spread over more than one thread.
     pub cycles: u64,
+    /// Of those, cycles begun on the calling thread whose rest was handed to the pool once
+    /// they turned out heavy ([`handoff`]).
+    pub handed_off: u64,
     /// Threads asked for, summed over those cycles (over `cycles`: the mean width).
     pub threads: u64,
-    /// Host time of those cycles, whole: the serial parts (the plan, the outboxes entering the
-    /// NoC, the NoC's tick) included.
+    /// Host time of those cycles from handing tiles to the pool on: the serial parts after it
+    /// (the outboxes entering the NoC, the NoC's tick) included.
     pub tick_ns: u64,
     /// The part of `tick_ns` from handing the cycle to the pool to the join.
     pub pool_ns: u64,
@@ -264,14 +267,50 @@ impl SpreadTotals {
             0.0
         };
         format!(
-            "{} cycles spread over {width:.1} threads on average: {:.1} µs each, {:.1} µs of it in \
-             the pool, whose threads worked {busy:.0} % of that time ({:.1} µs of work)",
+            "{} cycles spread ({} of them from the middle) over {width:.1} threads on average: \
+             {:.1} µs each, {:.1} µs of it in the pool, whose threads worked {busy:.0} % of that \
+             time ({:.1} µs of work)",
             self.cycles,
+            self.handed_off,
             per(self.tick_ns),
             per(self.pool_ns),
             per(self.work_ns),
         )
     }
+}
+
+/// A spread cycle's first error in the one-thread order, and whether it is a core's (every core
+/// error, by tile, comes before every coprocessor error).
+pub(crate) struct SpreadError {
+    pub error: ChipError,
+    pub core: bool,
+}
+
+/// Whether to hand the rest of a cycle begun on the calling thread to the pool, and on how
+/// many threads: `visited` tiles took `elapsed_ns`, `rest` tiles are still due. At that rate
+/// the rest is worth `elapsed_ns / visited * rest`; it goes to as many threads as get `min_ns`
+/// of that each (every thread when `min_ns` is 0), at most `rest` and `threads`, and only when
+/// that is at least two.
+pub(crate) fn handoff(
+    elapsed_ns: u64,
+    visited: usize,
+    rest: usize,
+    threads: usize,
+    min_ns: u64,
+) -> Option<usize> {
+    let (Ok(v), Ok(r)) = (u64::try_from(visited), u64::try_from(rest)) else {
+        return None;
+    };
+    if v == 0 {
+        return None;
+    }
+    let worth = (elapsed_ns / v).saturating_mul(r);
+    let by_cost = match min_ns {
+        0 => threads,
+        m => usize::try_from(worth / m).unwrap_or(usize::MAX),
+    };
+    let w = threads.min(by_cost).min(rest);
+    (w >= 2).then_some(w)
 }
 
 /// What a spread cycle did: some L1 was written, no tile had work, the host time the threads
@@ -307,27 +346,33 @@ type Item<'t, 'n> = (
     TileCycle,
 );
 
-/// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile, on up to
-/// `threads` threads of `pool` (the calling thread among them). `faces[i]` must be tile `i`'s
-/// NIU pair. Which thread steps which tile varies; what each tile did is read back in tile
+/// A run of the chip's tiles with what a spread cycle steps them with: tile `i`'s NIU pair
+/// (`faces[i]`), when its cores are next due and whether its coprocessor is busy.
+pub(crate) struct TileRun<'t, 'n> {
+    pub tiles: &'t mut [Tile],
+    pub faces: Vec<TileNoc<'n>>,
+    pub due: &'t mut [u64],
+    pub busy: &'t mut [bool],
+}
+
+/// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile of `run`, on up
+/// to `threads` threads of `pool` (the calling thread among them). Which thread steps which tile varies; what each tile did is read back in tile
 /// order, and the tiles that left requests in their outboxes are added to `submit` in that
 /// order (also on failure: the barrier submits them). On failure: the first error in the
 /// one-thread order (every core error, by tile, before every coprocessor error) — the state of
 /// the other tiles then may be a cycle ahead of where the one-thread loop stops.
 pub(crate) fn spread_cycle(
     pool: &Pool,
-    tiles: &mut [Tile],
-    faces: Vec<TileNoc<'_>>,
-    due: &mut [u64],
-    busy: &mut [bool],
+    run: TileRun<'_, '_>,
     now: u64,
     threads: usize,
     submit: &mut Vec<usize>,
-) -> Result<Spread, ChipError> {
-    let mut work: Vec<Item<'_, '_>> = tiles
+) -> Result<Spread, SpreadError> {
+    let mut work: Vec<Item<'_, '_>> = run
+        .tiles
         .iter_mut()
-        .zip(faces)
-        .zip(due.iter_mut().zip(busy.iter_mut()))
+        .zip(run.faces)
+        .zip(run.due.iter_mut().zip(run.busy.iter_mut()))
         .map(|((t, f), (d, b))| (t, f, d, b, TileCycle::default()))
         .collect();
     let work_ns = AtomicU64::new(0);
@@ -367,10 +412,10 @@ pub(crate) fn spread_cycle(
         let r = pool.broadcast(width, &share);
         pool_ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
         if r.is_err() {
-            return Err(ChipError::new(
-                ErrorKind::Internal,
-                "a host thread stepping tiles panicked",
-            ));
+            return Err(SpreadError {
+                error: ChipError::new(ErrorKind::Internal, "a host thread stepping tiles panicked"),
+                core: true,
+            });
         }
     }
     let mut written = false;
@@ -390,8 +435,19 @@ pub(crate) fn spread_cycle(
             cp_err = r.cp_err;
         }
     }
-    match core_err.or(cp_err) {
-        Some(e) => Err(*e),
+    let err = match (core_err, cp_err) {
+        (Some(e), _) => Some(SpreadError {
+            error: *e,
+            core: true,
+        }),
+        (None, Some(e)) => Some(SpreadError {
+            error: *e,
+            core: false,
+        }),
+        (None, None) => None,
+    };
+    match err {
+        Some(e) => Err(e),
         None => Ok(Spread {
             written,
             quiet,
@@ -453,10 +509,33 @@ mod tests {
     }
 
     #[test]
+    fn the_rest_of_a_cycle_goes_to_as_many_threads_as_its_promised_work_pays_for() {
+        // One tile took 1 ms: 139 more are worth 139 ms.
+        assert_eq!(handoff(1_000_000, 1, 139, 16, SPREAD_MIN_NS), Some(16));
+        // 100 ns each: 139 more are worth 13.9 µs, one thread's worth.
+        assert_eq!(handoff(100, 1, 139, 16, SPREAD_MIN_NS), None);
+        // 40 µs over 4 tiles, 3 more: 30 µs, three threads' worth, and three tiles.
+        assert_eq!(handoff(40_000, 4, 3, 16, SPREAD_MIN_NS), Some(3));
+        assert_eq!(
+            handoff(40_000, 4, 1, 16, SPREAD_MIN_NS),
+            None,
+            "one tile left"
+        );
+        assert_eq!(
+            handoff(u64::MAX, 1, 139, 1, SPREAD_MIN_NS),
+            None,
+            "one thread"
+        );
+        assert_eq!(handoff(u64::MAX, 0, 139, 16, SPREAD_MIN_NS), None);
+        assert_eq!(handoff(0, 1, 5, 4, 0), Some(4), "threshold 0: every thread");
+    }
+
+    #[test]
     fn spread_summary_divides_by_cycles_and_threads() {
         assert_eq!(SpreadTotals::default().summary(), "no cycle spread");
         let t = SpreadTotals {
             cycles: 10,
+            handed_off: 3,
             threads: 40,
             tick_ns: 300_000,
             pool_ns: 200_000,
@@ -465,8 +544,9 @@ mod tests {
         // 30 µs per cycle, 20 in the pool; 4 threads x 20 µs = 80 µs of thread-time, 60 work.
         assert_eq!(
             t.summary(),
-            "10 cycles spread over 4.0 threads on average: 30.0 µs each, 20.0 µs of it in the \
-             pool, whose threads worked 75 % of that time (60.0 µs of work)"
+            "10 cycles spread (3 of them from the middle) over 4.0 threads on average: 30.0 µs \
+             each, 20.0 µs of it in the pool, whose threads worked 75 % of that time (60.0 µs of \
+             work)"
         );
     }
 

@@ -75,5 +75,60 @@ fn threshold_zero_spreads_every_busy_cycle_with_the_same_result() {
 fn spread_cycles_account_their_threads_and_host_time() {
     let (_, s) = run(2, Some(0));
     assert_eq!(s.threads, 2 * s.cycles, "{s:?}");
-    assert!(s.tick_ns >= s.pool_ns && s.pool_ns > 0 && s.work_ns > 0, "{s:?}");
+    assert!(s.handed_off <= s.cycles, "{s:?}");
+    assert!(
+        s.tick_ns >= s.pool_ns && s.pool_ns > 0 && s.work_ns > 0,
+        "{s:?}"
+    );
+}
+
+/// BRISC counts down from 200,000 in registers alone in its tile (the fast schedule runs such
+/// private instructions ahead of the clock, all of them in the first cycle it is due), stores
+/// the result at 0x20000 and loops forever on `j .`.
+fn private_loop() -> Vec<u8> {
+    let mut p = li(S0, 200_000);
+    p.extend([
+        addi(S0, S0, -1),
+        branch(BranchOp::Bne, S0, 0, -4),
+        Insn::Lui {
+            rd: T0,
+            imm: 0x20000,
+        },
+        addi(T1, 0, 7),
+        sw(T1, T0),
+        spin(),
+    ]);
+    bytes(&p)
+}
+
+/// A cycle the plan keeps on one thread (nothing before it was heavy) but whose first tile
+/// runs 200,000 instructions ahead: the calling thread hands the other tiles to the pool
+/// (crates/chip/src/chip/fast_cycle.rs), with the same result as one thread.
+#[test]
+fn a_cycle_that_turns_out_heavy_is_handed_to_the_pool() {
+    let run = |threads: usize| {
+        let mut c = Chip::new(&ChipConfig {
+            tiles: grid::parse_tiles("32").expect("tiles"),
+            ..ChipConfig::default()
+        })
+        .expect("chip");
+        c.set_threads(threads);
+        let xy: Vec<(u8, u8)> = c.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
+        for &(x, y) in &xy {
+            c.write_l1(x, y, 0, &private_loop()).expect("program");
+            c.write_reg(x, y, 0xFFB1_21B0, 0x47000)
+                .expect("release BRISC");
+        }
+        c.clock(700_000).expect("run");
+        for &(x, y) in &xy {
+            let mut b = [0u8; 4];
+            c.read_l1(x, y, 0x20000, &mut b).expect("read");
+            assert_eq!(u32::from_le_bytes(b), 7, "tile ({x},{y}) finished its loop");
+        }
+        (c.digest().expect("digest"), c.spread())
+    };
+    let (one, _) = run(1);
+    let (two, spread) = run(2);
+    assert!(spread.handed_off >= 1, "{spread:?}");
+    assert_eq!(one.first_difference(&two), None);
 }

@@ -33,6 +33,7 @@ use crate::schedule::Schedule;
 use crate::tile::{Strictness, Tile};
 
 mod endpoints;
+mod fast_cycle;
 mod tick;
 
 use endpoints::{endpoint_at, endpoint_read, endpoint_write, niu_word};
@@ -109,6 +110,8 @@ pub struct Chip {
     pool: Option<(usize, crate::pool::Pool)>,
     /// The tiles that left requests in a spread cycle, in tile order (kept to reuse).
     submit: Vec<usize>,
+    /// When this cycle's tiles were handed to the pool (for [`crate::threads::SpreadTotals`]).
+    spread_started: Option<std::time::Instant>,
 }
 
 /// Raw NoC 0 coordinates of the two PCIe tiles (blackhole_140_arch.yaml;
@@ -174,6 +177,7 @@ impl Chip {
             spread_min_ns: crate::threads::spread_from_env()?,
             pool: None,
             submit: Vec::new(),
+            spread_started: None,
         })
     }
 

@@ -43,6 +43,7 @@ impl Chip {
     #[inline]
     pub fn tick(&mut self) -> Result<(), ChipError> {
         let now = self.cycle;
+        self.spread_started = None;
         let mut written = false;
         let mut quiet = true;
         // A cycle with nothing due costs nothing worth timing (tt-umd clocks one such cycle per
@@ -76,101 +77,23 @@ impl Chip {
                 }
             }
             Schedule::Fast if spread > 1 => {
-                let threads = self.threads;
-                if self.pool.as_ref().is_some_and(|(w, _)| *w != threads) {
-                    self.pool = None;
-                }
-                let (_, pool) = self
-                    .pool
-                    .get_or_insert_with(|| (threads, crate::pool::Pool::new(threads)));
-                let faces = self.noc.tile_faces();
-                let mut submit = std::mem::take(&mut self.submit);
-                submit.clear();
-                let r = if faces.len() == self.tiles.len() {
-                    crate::threads::spread_cycle(
-                        pool,
-                        &mut self.tiles,
-                        faces,
-                        &mut self.due,
-                        &mut self.cp_busy,
-                        now,
-                        spread,
-                        &mut submit,
-                    )
-                } else {
-                    Err(ChipError::new(
-                        ErrorKind::Internal,
-                        "the NoC's Tensix nodes are not the chip's tiles",
-                    ))
-                };
-                // The barrier: requests enter the NoC in tile order (docs/noc-lookahead.md
-                // clause 4), also when a tile failed; only the tiles that left some are
-                // touched (after a spread cycle the others' state is in other cores' caches).
-                for &i in &submit {
-                    if let Some(t) = self.tiles.get_mut(i) {
-                        t.submit_requests(&mut self.noc);
-                    }
-                }
-                self.submit = submit;
+                // Tiles are stepped on the pool's threads, then (the barrier) their requests
+                // enter the NoC in tile order (docs/noc-lookahead.md clause 4), also when a
+                // tile failed.
+                let r = self.spread_from(now, 0, spread);
                 self.earliest = self.due.iter().copied().min().unwrap_or(u64::MAX);
                 self.any_busy = self.cp_busy.iter().any(|&b| b);
-                let done = r.map_err(|e| e.at_cycle(now))?;
+                let done = r.map_err(|e| e.error.at_cycle(now))?;
                 written = done.written;
                 quiet = done.quiet;
                 spread_ns = Some(done.work_ns);
-                self.spread.cycles += 1;
-                self.spread.threads += spread as u64;
-                self.spread.pool_ns += done.pool_ns;
-                self.spread.work_ns += done.work_ns;
             }
             Schedule::Fast if nothing_due => {}
             Schedule::Fast => {
-                // Tiles whose cores are all parked, ahead of the clock or stopped are skipped
-                // with one compare each. Until the loops end, the bounds say "look at
-                // everything" (what an error leaves them at).
-                self.earliest = 0;
-                self.any_busy = true;
-                let mut earliest = u64::MAX;
-                let tiles = self
-                    .tiles
-                    .iter_mut()
-                    .zip(&mut self.due)
-                    .zip(&mut self.cp_busy);
-                for ((t, due), busy) in tiles {
-                    if *due <= now {
-                        quiet = false;
-                        let w = t.l1_writes();
-                        let r = t.step_cores(now, &mut self.noc);
-                        written |= t.l1_writes() != w;
-                        *due = t.next_due(now);
-                        *busy |= t.coprocessor_busy();
-                        r?;
-                    }
-                    earliest = earliest.min(*due);
-                }
-                let mut any_busy = false;
-                let tiles = self
-                    .tiles
-                    .iter_mut()
-                    .zip(&mut self.due)
-                    .zip(&mut self.cp_busy);
-                for ((t, due), busy) in tiles {
-                    if *busy {
-                        quiet = false;
-                        let w = t.l1_writes();
-                        let r = t.step_coprocessor(now);
-                        written |= t.l1_writes() != w;
-                        *busy = t.coprocessor_busy();
-                        any_busy |= *busy;
-                        // The coprocessor's effects (a freed FIFO slot, an L1 write) may
-                        // concern cores: look at the tile next cycle.
-                        *due = (*due).min(now + 1);
-                        earliest = earliest.min(*due);
-                        r?;
-                    }
-                }
-                self.earliest = earliest;
-                self.any_busy = any_busy;
+                let done = self.fast_cycle(now)?;
+                written = done.written;
+                quiet = done.quiet;
+                spread_ns = done.spread_ns;
             }
         }
         if let Some(t0) = timer.filter(|_| !quiet) {
@@ -208,11 +131,9 @@ impl Chip {
             }
         }
         self.cycle += 1;
-        if spread > 1 {
-            if let Some(t0) = timer {
-                let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
-                self.spread.tick_ns += ns;
-            }
+        if let Some(t0) = self.spread_started.take() {
+            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            self.spread.tick_ns += ns;
         }
         Ok(())
     }

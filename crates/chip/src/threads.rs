@@ -20,7 +20,9 @@
 //! thread alone. The threads are a [`Pool`] that lives with the chip: handing a cycle to it
 //! costs a few microseconds, which a 140-tile firmware cycle (≈ 10 µs of work) does not repay
 //! but a cycle of 140 busy Matrix Units (≈ 60 µs) does. Within a spread cycle each thread
-//! starts on its own run of tiles, the same every cycle (`Run`).
+//! starts on its own run of tiles, the same every cycle (`Run`). A cycle the plan keeps on the
+//! calling thread can still hand its remaining tiles to the pool once it turns out heavy
+//! (`handoff`, `chip/fast_cycle.rs`).
 //!
 //! Hooks (trace events, breakpoints) that observe a core's step belong in
 //! [`Tile::step_cores_on`] (per tile, on whichever thread runs it) and must only touch the
@@ -239,7 +241,7 @@ pub struct SpreadTotals {
     /// Cycles spread over more than one thread.
     pub cycles: u64,
     /// Of those, cycles begun on the calling thread whose rest was handed to the pool once
-    /// they turned out heavy ([`handoff`]).
+    /// they turned out heavy (`handoff`).
     pub handed_off: u64,
     /// Threads asked for, summed over those cycles (over `cycles`: the mean width).
     pub threads: u64,

@@ -3,7 +3,7 @@
 //! the threshold at 0 every wide cycle (16 tiles with work) is spread. Either way the chip ends in
 //! the same state as on one thread.
 mod common;
-use bhemu_chip::{grid, Chip, ChipConfig};
+use bhemu_chip::{grid, Chip, ChipConfig, Core};
 use bhemu_isa::riscv::{BranchOp, Insn};
 use common::*;
 
@@ -131,4 +131,55 @@ fn a_cycle_that_turns_out_heavy_is_handed_to_the_pool() {
     let (two, spread) = run(2);
     assert!(spread.handed_off >= 1, "{spread:?}");
     assert_eq!(one.first_difference(&two), None);
+}
+
+/// A load from 0xFFFF_F800 (x0 - 2048), where no tile maps anything: a core error at the first
+/// instruction.
+fn illegal() -> Vec<u8> {
+    bytes(&[Insn::Load {
+        op: bhemu_isa::riscv::LoadOp::Lw,
+        rd: T1,
+        rs1: 0,
+        offset: -2048,
+    }])
+}
+
+/// The heavy first tile hands the rest of the cycle to the pool, where two later tiles' cores
+/// fail: the error is the first the one-thread loop stops at (crates/chip/src/chip/fast_cycle.rs;
+/// tiles after it may have run the cycle, docs/noc-lookahead.md clause 5).
+#[test]
+fn a_core_error_after_a_hand_off_is_the_one_thread_error() {
+    let run = |threads: usize| {
+        let mut c = Chip::new(&ChipConfig {
+            tiles: grid::parse_tiles("32").expect("tiles"),
+            ..ChipConfig::default()
+        })
+        .expect("chip");
+        c.set_threads(threads);
+        let xy: Vec<(u8, u8)> = c.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
+        for (i, &(x, y)) in xy.iter().enumerate() {
+            let program = match i {
+                0 => private_loop(),
+                5 | 9 => illegal(),
+                _ => bytes(&[spin()]),
+            };
+            c.write_l1(x, y, 0, &program).expect("program");
+            c.write_reg(x, y, 0xFFB1_21B0, 0x47000)
+                .expect("release BRISC");
+        }
+        let e = c.clock(700_000).expect_err("a core error");
+        // Tile 20's BRISC (`j .`) has run cycle 0 only if tiles after the failing one were
+        // stepped: on the pool's threads, after the hand-off.
+        let later = c.tiles()[20].hart(Core::Brisc).cycles();
+        (e, later, xy[5])
+    };
+    let (one, later_one, (x, y)) = run(1);
+    let (two, later_two, _) = run(2);
+    assert_eq!((later_one, later_two), (0, 1), "the hand-off happened");
+    assert_eq!(one.loc.tile, Some((x, y)), "{one}");
+    assert_eq!(one.loc.cycle, Some(0), "{one}");
+    assert_eq!(
+        (two.kind, two.loc, two.message.as_str()),
+        (one.kind, one.loc, one.message.as_str())
+    );
 }

@@ -1,0 +1,109 @@
+//! The reference schedule's side of a tile ([`crate::Schedule::Reference`]): every runnable
+//! hart steps once per cycle, BRISC first — the definition the fast schedule (`fast`) is
+//! checked against — and the errors a core's step turns into.
+use super::*;
+
+impl Tile {
+    /// Steps every runnable hart once, in the order BRISC, NCRISC, TRISC0-2: the reference
+    /// schedule ([`crate::Schedule::Reference`]), kept as the definition the fast one is
+    /// checked against.
+    pub fn step_cores_reference(&mut self, now: u64, noc: &mut Noc) -> Result<(), ChipError> {
+        let r = match noc.tile_face(self.p.node) {
+            Ok(mut face) => self.step_cores_reference_on(now, &mut face),
+            Err(e) => Err(self.no_face(e)),
+        };
+        noc.submit(&mut self.p.outbox);
+        r
+    }
+
+    /// The tile has no NIUs in the NoC it was handed (a tile built for another topology).
+    pub(super) fn no_face(&self, e: bhemu_noc::NocError) -> ChipError {
+        let mut c = ChipError::new(ErrorKind::Internal, format!("tile's NIUs: {e}"));
+        c.loc.tile = Some((self.p.node.x, self.p.node.y));
+        c
+    }
+
+    /// [`Tile::step_cores_reference`] on this tile's own NIU face; issued requests stay in
+    /// the tile's outbox until [`Tile::submit_requests`].
+    pub fn step_cores_reference_on(
+        &mut self,
+        now: u64,
+        noc: &mut TileNoc<'_>,
+    ) -> Result<(), ChipError> {
+        self.invalidate_dirty_code();
+        for i in 0..5 {
+            if !matches!(self.cores[i].state, CoreState::Running | CoreState::Stalled) {
+                continue;
+            }
+            // A core the fast schedule left asleep on a stall (see `stall`).
+            self.end_sleep(i, now);
+            let core = Core::ALL[i];
+            let slot = &mut self.cores[i];
+            let pc = slot.hart.pc();
+            let outcome = {
+                let mut bus = bus::CoreBus {
+                    core,
+                    pc,
+                    now,
+                    p: &mut self.p,
+                    noc: &mut *noc,
+                };
+                slot.hart.step(&mut bus)
+            };
+            self.p.pcs[i] = slot.hart.pc();
+            match outcome {
+                StepOutcome::Retired | StepOutcome::Stop | StepOutcome::Trapped { .. } => {
+                    slot.state = CoreState::Running
+                }
+                StepOutcome::Stalled => slot.state = CoreState::Stalled,
+                StepOutcome::Halted(_) => slot.state = CoreState::Halted,
+                StepOutcome::Error(e) => {
+                    slot.state = CoreState::Faulted;
+                    self.awake &= !(1 << i);
+                    let fault = self.p.fault.take();
+                    return Err(self.hart_error(core, e, fault, now));
+                }
+            }
+            self.awake = match slot.state {
+                CoreState::Running | CoreState::Stalled => self.awake | 1 << i,
+                _ => self.awake & !(1 << i),
+            };
+            if let Some(old) = self.p.soft_reset_old.take() {
+                self.apply_soft_reset(old, [now; 5])?;
+            }
+            self.invalidate_dirty_code();
+        }
+        Ok(())
+    }
+
+    pub(super) fn hart_error(
+        &self,
+        core: Core,
+        e: HartError,
+        fault: Option<ChipError>,
+        now: u64,
+    ) -> ChipError {
+        let memory = matches!(
+            e.kind,
+            HartErrorKind::LoadFault | HartErrorKind::StoreFault | HartErrorKind::FetchFault
+        );
+        let mut err = match fault {
+            Some(f) if memory => f,
+            _ => {
+                let mut c = ChipError::new(ErrorKind::Exception, e.message.clone());
+                if memory {
+                    c.loc.addr = Some(e.tval);
+                }
+                c
+            }
+        };
+        err.loc.tile = Some((self.p.node.x, self.p.node.y));
+        err.loc.core = Some(core);
+        err.loc.pc = Some(e.pc);
+        if e.insn != 0 {
+            err.loc.insn = Some(e.insn);
+        }
+        err.loc.cycle = Some(now);
+        err
+    }
+}

@@ -24,24 +24,31 @@ fn program() -> Vec<u8> {
     bytes(&p)
 }
 
-fn run(
-    threads: usize,
-    threshold: Option<u64>,
-) -> (bhemu_chip::ChipDigest, bhemu_chip::threads::SpreadTotals) {
+/// 32 tiles on `threads` host threads, tile `i`'s BRISC released on `program(i)`; and the
+/// tiles' coordinates.
+fn started(threads: usize, program: impl Fn(usize) -> Vec<u8>) -> (Chip, Vec<(u8, u8)>) {
     let mut c = Chip::new(&ChipConfig {
         tiles: grid::parse_tiles("32").expect("tiles"),
         ..ChipConfig::default()
     })
     .expect("chip");
     c.set_threads(threads);
-    if let Some(ns) = threshold {
-        c.set_spread_threshold(ns);
-    }
     let xy: Vec<(u8, u8)> = c.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
-    for (x, y) in xy {
-        c.write_l1(x, y, 0, &program()).expect("program");
+    for (i, &(x, y)) in xy.iter().enumerate() {
+        c.write_l1(x, y, 0, &program(i)).expect("program");
         c.write_reg(x, y, 0xFFB1_21B0, 0x47000)
             .expect("release BRISC");
+    }
+    (c, xy)
+}
+
+fn run(
+    threads: usize,
+    threshold: Option<u64>,
+) -> (bhemu_chip::ChipDigest, bhemu_chip::threads::SpreadTotals) {
+    let (mut c, _) = started(threads, |_| program());
+    if let Some(ns) = threshold {
+        c.set_spread_threshold(ns);
     }
     c.clock(1000).expect("run");
     assert_eq!(c.spread().cycles, c.spread_cycles());
@@ -107,18 +114,7 @@ fn private_loop() -> Vec<u8> {
 #[test]
 fn a_cycle_that_turns_out_heavy_is_handed_to_the_pool() {
     let run = |threads: usize| {
-        let mut c = Chip::new(&ChipConfig {
-            tiles: grid::parse_tiles("32").expect("tiles"),
-            ..ChipConfig::default()
-        })
-        .expect("chip");
-        c.set_threads(threads);
-        let xy: Vec<(u8, u8)> = c.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
-        for &(x, y) in &xy {
-            c.write_l1(x, y, 0, &private_loop()).expect("program");
-            c.write_reg(x, y, 0xFFB1_21B0, 0x47000)
-                .expect("release BRISC");
-        }
+        let (mut c, xy) = started(threads, |_| private_loop());
         c.clock(700_000).expect("run");
         for &(x, y) in &xy {
             let mut b = [0u8; 4];
@@ -150,23 +146,11 @@ fn illegal() -> Vec<u8> {
 #[test]
 fn a_core_error_after_a_hand_off_is_the_one_thread_error() {
     let run = |threads: usize| {
-        let mut c = Chip::new(&ChipConfig {
-            tiles: grid::parse_tiles("32").expect("tiles"),
-            ..ChipConfig::default()
-        })
-        .expect("chip");
-        c.set_threads(threads);
-        let xy: Vec<(u8, u8)> = c.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
-        for (i, &(x, y)) in xy.iter().enumerate() {
-            let program = match i {
-                0 => private_loop(),
-                5 | 9 => illegal(),
-                _ => bytes(&[spin()]),
-            };
-            c.write_l1(x, y, 0, &program).expect("program");
-            c.write_reg(x, y, 0xFFB1_21B0, 0x47000)
-                .expect("release BRISC");
-        }
+        let (mut c, xy) = started(threads, |i| match i {
+            0 => private_loop(),
+            5 | 9 => illegal(),
+            _ => bytes(&[spin()]),
+        });
         let e = c.clock(700_000).expect_err("a core error");
         // Tile 20's BRISC (`j .`) has run cycle 0 only if tiles after the failing one were
         // stepped: on the pool's threads, after the hand-off.

@@ -26,6 +26,16 @@ pub(super) struct FastCycle {
     pub spread_ns: Option<u64>,
 }
 
+/// Tile `i` with its due cycle and coprocessor flag.
+fn tile_at<'a>(
+    tiles: &'a mut [crate::tile::Tile],
+    due: &'a mut [u64],
+    busy: &'a mut [bool],
+    i: usize,
+) -> Option<(&'a mut crate::tile::Tile, &'a mut u64, &'a mut bool)> {
+    Some((tiles.get_mut(i)?, due.get_mut(i)?, busy.get_mut(i)?))
+}
+
 fn ns_since(t0: Instant) -> u64 {
     u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
@@ -106,11 +116,9 @@ impl Chip {
         let mut handoff = None;
         let n = self.tiles.len();
         for i in 0..n {
-            let (Some(t), Some(due), Some(busy)) = (
-                self.tiles.get_mut(i),
-                self.due.get_mut(i),
-                self.cp_busy.get_mut(i),
-            ) else {
+            let Some((t, due, busy)) =
+                tile_at(&mut self.tiles, &mut self.due, &mut self.cp_busy, i)
+            else {
                 break;
             };
             if *due <= now {
@@ -159,11 +167,9 @@ impl Chip {
         }
         let mut any_busy = false;
         for i in 0..head {
-            let (Some(t), Some(due), Some(busy)) = (
-                self.tiles.get_mut(i),
-                self.due.get_mut(i),
-                self.cp_busy.get_mut(i),
-            ) else {
+            let Some((t, due, busy)) =
+                tile_at(&mut self.tiles, &mut self.due, &mut self.cp_busy, i)
+            else {
                 break;
             };
             if *busy {

@@ -281,6 +281,80 @@ impl SpreadTotals {
     }
 }
 
+/// Whether spreading has been paying on this host, measured: the wall time of wide cycles run
+/// on one thread and of spread ones, each as a running average (an eighth of each new cycle).
+/// On a host whose second core is busy with something else (a loaded VM: seen here, a 2-core
+/// VM whose spread firmware cycles for some minutes took 2.3× their one-thread time), spread
+/// cycles come out slower than one thread; then no wide cycle is spread for the next
+/// [`Payoff::MIN_BACKOFF`] wide cycles, twice as many each time it is still so (at most
+/// [`Payoff::MAX_BACKOFF`]). While spreading pays, one wide cycle in [`Payoff::PROBE_EVERY`]
+/// runs on one thread to keep the one-thread average current. With the threshold at 0
+/// (`BHEMU_SPREAD_NS=0`) every wide cycle is spread and this is not consulted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Payoff {
+    single: Average,
+    spread: Average,
+    /// Wide cycles seen.
+    wide: u64,
+    /// No spreading before this count of wide cycles.
+    off_until: u64,
+    /// The next back-off, in wide cycles (0: [`Payoff::MIN_BACKOFF`]).
+    backoff: u64,
+}
+
+/// A running average of host nanoseconds, and how many cycles it has seen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Average {
+    ns: u64,
+    samples: u32,
+}
+
+impl Average {
+    fn add(&mut self, ns: u64) {
+        self.ns = match self.samples {
+            0 => ns,
+            _ => self.ns - self.ns / 8 + ns / 8,
+        };
+        self.samples = self.samples.saturating_add(1);
+    }
+}
+
+impl Payoff {
+    /// One wide cycle in this many runs on one thread while spreading pays.
+    pub const PROBE_EVERY: u64 = 16;
+    /// Samples of each kind before the two are compared.
+    pub const MIN_SAMPLES: u32 = 4;
+    pub const MIN_BACKOFF: u64 = 64;
+    pub const MAX_BACKOFF: u64 = 4096;
+
+    /// A wide cycle begins that the plan would spread (`planned`) or not: may it be spread?
+    pub fn allow(&mut self, planned: bool) -> bool {
+        self.wide += 1;
+        planned && self.wide >= self.off_until && self.wide % Self::PROBE_EVERY != 0
+    }
+
+    /// A wide cycle took `ns` of wall time, spread or on one thread.
+    pub fn record(&mut self, spread: bool, ns: u64) {
+        if !spread {
+            self.single.add(ns);
+            return;
+        }
+        self.spread.add(ns);
+        if self.single.samples < Self::MIN_SAMPLES || self.spread.samples < Self::MIN_SAMPLES {
+            return;
+        }
+        if self.spread.ns >= self.single.ns {
+            let b = self.backoff.max(Self::MIN_BACKOFF);
+            self.off_until = self.wide + b;
+            self.backoff = (2 * b).min(Self::MAX_BACKOFF);
+            // Judge the next spell of spreading on its own cycles.
+            self.spread = Average::default();
+        } else {
+            self.backoff = 0;
+        }
+    }
+}
+
 /// A spread cycle's first error in the one-thread order, and whether it is a core's (every core
 /// error, by tile, comes before every coprocessor error).
 pub(crate) struct SpreadError {
@@ -530,6 +604,61 @@ mod tests {
         );
         assert_eq!(handoff(u64::MAX, 0, 139, 16, SPREAD_MIN_NS), None);
         assert_eq!(handoff(0, 1, 5, 4, 0), Some(4), "threshold 0: every thread");
+    }
+
+    /// Feeds `n` wide cycles the plan would spread, spread ones taking `spread_ns` and the
+    /// others `single_ns`; returns how many were spread.
+    fn feed(p: &mut Payoff, n: u64, single_ns: u64, spread_ns: u64) -> u64 {
+        let mut spread = 0;
+        for _ in 0..n {
+            let s = p.allow(true);
+            spread += u64::from(s);
+            p.record(s, if s { spread_ns } else { single_ns });
+        }
+        spread
+    }
+
+    #[test]
+    fn spreading_that_pays_goes_on_with_one_probe_in_sixteen() {
+        let mut p = Payoff::default();
+        for _ in 0..Payoff::MIN_SAMPLES {
+            p.record(false, 60_000);
+        }
+        assert_eq!(
+            feed(&mut p, 160, 60_000, 25_000),
+            150,
+            "every 16th on one thread"
+        );
+        assert!(
+            !p.allow(false),
+            "a cycle the plan keeps on one thread stays there"
+        );
+    }
+
+    #[test]
+    fn spreading_slower_than_one_thread_backs_off_longer_each_time() {
+        let mut p = Payoff::default();
+        for _ in 0..Payoff::MIN_SAMPLES {
+            p.record(false, 10_000);
+        }
+        // Four spread cycles at 20 µs against 10 µs on one thread: off for 64 wide cycles.
+        assert_eq!(feed(&mut p, 4, 10_000, 20_000), 4);
+        assert_eq!(feed(&mut p, 63, 10_000, 20_000), 0, "backing off");
+        // Spread again (less the probes) until four spread samples show it still loses ...
+        let again = feed(&mut p, 5, 10_000, 20_000);
+        assert_eq!(again, 4);
+        // ... then off for 128 (the back-off counts from the cycle that judged it, the 4th).
+        assert_eq!(feed(&mut p, 126, 10_000, 20_000), 0);
+        assert!(feed(&mut p, 8, 10_000, 20_000) > 0);
+        // Once spreading pays again, the back-off starts from 64 next time.
+        let mut q = Payoff::default();
+        for _ in 0..Payoff::MIN_SAMPLES {
+            q.record(false, 10_000);
+        }
+        feed(&mut q, 4, 10_000, 20_000);
+        feed(&mut q, 63, 10_000, 20_000);
+        feed(&mut q, 40, 10_000, 5_000);
+        assert_eq!(q.backoff, 0);
     }
 
     #[test]

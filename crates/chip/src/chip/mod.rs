@@ -112,6 +112,8 @@ pub struct Chip {
     submit: Vec<usize>,
     /// When this cycle's tiles were handed to the pool (for [`crate::threads::SpreadTotals`]).
     spread_started: Option<std::time::Instant>,
+    /// Whether spreading has been paying ([`crate::threads`]).
+    payoff: crate::threads::Payoff,
 }
 
 /// Raw NoC 0 coordinates of the two PCIe tiles (blackhole_140_arch.yaml;
@@ -178,6 +180,7 @@ impl Chip {
             pool: None,
             submit: Vec::new(),
             spread_started: None,
+            payoff: crate::threads::Payoff::default(),
         })
     }
 

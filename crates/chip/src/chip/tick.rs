@@ -61,7 +61,12 @@ impl Chip {
         } else {
             crate::threads::Plan::ONE
         };
-        let spread = plan.threads;
+        let mut spread = plan.threads;
+        // Spreading is measured to pay, unless every wide cycle is to be spread (threshold 0).
+        let judged = plan.wide && self.spread_min_ns > 0;
+        if judged && !self.payoff.allow(spread > 1) {
+            spread = 1;
+        }
         // Only cycles wide enough to spread are timed: they alone make the estimate.
         let timer = plan.wide.then(std::time::Instant::now);
         let mut spread_ns = None;
@@ -131,9 +136,15 @@ impl Chip {
             }
         }
         self.cycle += 1;
+        let handed_off = spread == 1 && self.spread_started.is_some();
         if let Some(t0) = self.spread_started.take() {
             let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.spread.tick_ns += ns;
+        }
+        // A cycle handed off from the middle is neither kind.
+        if let Some(t0) = timer.filter(|_| judged && !handed_off) {
+            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            self.payoff.record(spread > 1, ns);
         }
         Ok(())
     }

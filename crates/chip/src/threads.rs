@@ -330,7 +330,7 @@ impl Payoff {
     /// A wide cycle begins that the plan would spread (`planned`) or not: may it be spread?
     pub fn allow(&mut self, planned: bool) -> bool {
         self.wide += 1;
-        planned && self.wide >= self.off_until && self.wide % Self::PROBE_EVERY != 0
+        planned && self.wide >= self.off_until && !self.wide.is_multiple_of(Self::PROBE_EVERY)
     }
 
     /// A wide cycle took `ns` of wall time, spread or on one thread.

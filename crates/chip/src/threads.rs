@@ -167,12 +167,24 @@ fn steps(
     out
 }
 
+/// How many of `threads` threads work of `ns` host nanoseconds pays for at `min_ns` each (all of
+/// them when `min_ns` is 0).
+fn worth_threads(ns: u64, min_ns: u64, threads: usize) -> usize {
+    match min_ns {
+        0 => threads,
+        m => threads.min(usize::try_from(ns / m).unwrap_or(usize::MAX)),
+    }
+}
+
+/// Host nanoseconds since `t0` (saturating).
+pub(crate) fn ns_since(t0: std::time::Instant) -> u64 {
+    u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
 /// How a cycle is stepped: on how many threads, and whether it is *wide* — has at least
 /// `2 * MIN_TILES_PER_THREAD` tiles with work, so it could be spread. Only wide cycles are
-/// timed and make the estimate: a running-ahead core makes some cycles far heavier than the
-/// narrow ones between them (the 140-tile spin: every BRISC a hundred instructions ahead in
-/// one cycle, a few cores in each of the next hundred), and judging a wide cycle by a narrow
-/// one would never spread it.
+/// timed and make the estimate: a narrow cycle (a few cores stepping) says nothing of what the
+/// next wide one costs. A wide cycle that is heavy only as it runs is caught by [`handoff`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Plan {
     pub threads: usize,
@@ -205,11 +217,7 @@ pub(crate) fn plan_spread(
     if threads < 2 {
         return Plan::ONE;
     }
-    let by_cost = match min_ns {
-        0 => threads,
-        m => usize::try_from(last_ns / m).unwrap_or(usize::MAX),
-    };
-    let n = threads.min(by_cost);
+    let n = worth_threads(last_ns, min_ns, threads);
     // Tiles with work this cycle: enough to call it wide, and no more than `n` threads use.
     let wide_at = 2 * MIN_TILES_PER_THREAD;
     let need = n.saturating_mul(MIN_TILES_PER_THREAD).max(wide_at);
@@ -381,11 +389,7 @@ pub(crate) fn handoff(
         return None;
     }
     let worth = (elapsed_ns / v).saturating_mul(r);
-    let by_cost = match min_ns {
-        0 => threads,
-        m => usize::try_from(worth / m).unwrap_or(usize::MAX),
-    };
-    let w = threads.min(by_cost).min(rest);
+    let w = worth_threads(worth, min_ns, threads).min(rest);
     (w >= 2).then_some(w)
 }
 
@@ -481,12 +485,12 @@ pub(crate) fn spread_cycle(
                     }
                 }
             }
-            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let ns = ns_since(t0);
             work_ns.fetch_add(ns, Ordering::Relaxed);
         };
         let t0 = std::time::Instant::now();
         let r = pool.broadcast(width, &share);
-        pool_ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        pool_ns = ns_since(t0);
         if r.is_err() {
             return Err(SpreadError {
                 error: ChipError::new(ErrorKind::Internal, "a host thread stepping tiles panicked"),

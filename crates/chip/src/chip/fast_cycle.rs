@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use super::Chip;
 use crate::error::{ChipError, ErrorKind};
-use crate::threads::{Spread, SpreadError, TileRun};
+use crate::threads::{ns_since, Spread, SpreadError, TileRun};
 
 /// What a fast-schedule cycle did: some L1 was written, no tile had work, and for a cycle
 /// partly spread the host time as one thread would have spent it.
@@ -34,10 +34,6 @@ fn tile_at<'a>(
     i: usize,
 ) -> Option<(&'a mut crate::tile::Tile, &'a mut u64, &'a mut bool)> {
     Some((tiles.get_mut(i)?, due.get_mut(i)?, busy.get_mut(i)?))
-}
-
-fn ns_since(t0: Instant) -> u64 {
-    u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
 impl Chip {
@@ -107,10 +103,7 @@ impl Chip {
         self.earliest = 0;
         self.any_busy = true;
         let mut earliest = u64::MAX;
-        let watch = (self.threads > 1).then(|| {
-            let due = self.due.iter().filter(|d| **d <= now).count();
-            (Instant::now(), due)
-        });
+        let watch = (self.threads > 1).then(Instant::now);
         let mut visited = 0usize;
         let mut look_at = 1usize;
         let mut handoff = None;
@@ -121,7 +114,8 @@ impl Chip {
             else {
                 break;
             };
-            if *due <= now {
+            let stepped = *due <= now;
+            if stepped {
                 quiet = false;
                 let w = t.l1_writes();
                 let r = t.step_cores(now, &mut self.noc);
@@ -130,24 +124,25 @@ impl Chip {
                 *busy |= t.coprocessor_busy();
                 r?;
                 visited += 1;
-                if let Some((t0, due_tiles)) = watch.filter(|_| visited == look_at) {
-                    look_at *= 4;
-                    let rest = due_tiles.saturating_sub(visited);
-                    let w = crate::threads::handoff(
-                        ns_since(t0),
-                        visited,
-                        rest,
-                        self.threads,
-                        self.spread_min_ns,
-                    );
-                    if let Some(w) = w {
-                        earliest = earliest.min(*due);
-                        handoff = Some((i + 1, w, ns_since(t0)));
-                        break;
-                    }
-                }
             }
             earliest = earliest.min(*due);
+            if let Some(t0) = watch.filter(|_| stepped && visited == look_at) {
+                look_at *= 4;
+                let ns = ns_since(t0);
+                let worth = |rest| {
+                    crate::threads::handoff(ns, visited, rest, self.threads, self.spread_min_ns)
+                };
+                // Every tile left as a bound first; the tiles still due only if that bound
+                // would hand off (a light cycle costs no count).
+                let w = worth(n - i - 1).and_then(|_| {
+                    let rest = self.due.get(i + 1..).unwrap_or_default();
+                    worth(rest.iter().filter(|d| **d <= now).count())
+                });
+                if let Some(w) = w {
+                    handoff = Some((i + 1, w, ns));
+                    break;
+                }
+            }
         }
         let head = handoff.map_or(n, |(k, _, _)| k);
         // The rest of the tiles, cores and coprocessors, on the pool's threads.

@@ -5,6 +5,7 @@ use super::endpoints::Ends;
 use super::Chip;
 use crate::error::{ChipError, ErrorKind};
 use crate::schedule::Schedule;
+use crate::threads::ns_since;
 
 impl Chip {
     /// Advances `n` cycles (see the module documentation). The first error stops the clock at
@@ -102,8 +103,7 @@ impl Chip {
             }
         }
         if let Some(t0) = timer.filter(|_| !quiet) {
-            let ns = spread_ns
-                .unwrap_or_else(|| u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
+            let ns = spread_ns.unwrap_or_else(|| ns_since(t0));
             self.last_cycle_ns = ns;
         }
         if self.schedule == Schedule::Reference {
@@ -138,12 +138,12 @@ impl Chip {
         self.cycle += 1;
         let handed_off = spread == 1 && self.spread_started.is_some();
         if let Some(t0) = self.spread_started.take() {
-            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let ns = ns_since(t0);
             self.spread.tick_ns += ns;
         }
         // A cycle handed off from the middle is neither kind.
         if let Some(t0) = timer.filter(|_| judged && !handed_off) {
-            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let ns = ns_since(t0);
             self.payoff.record(spread > 1, ns);
         }
         Ok(())

@@ -10,7 +10,9 @@
 #   5. builds the slow-dispatch BRISC kernel examples/kernels/noc_stamp.c (scripts/build-kernels.sh,
 #      needs Debian's gcc-riscv64-unknown-elf, which scripts/test.sh installs);
 #   6. runs tests/umd/acceptance.py with the venv's python; extra arguments are passed to it;
-#   7. runs tests/umd/spin_bench.py on the spin kernel (examples/kernels/spin.c), 2000 iterations.
+#   7. runs tests/umd/spin_bench.py on the spin kernel (examples/kernels/spin.c), 2000 iterations;
+#   8. runs the same workload through the native client that calls the library as tt-umd does
+#      (crates/ttsim-abi/examples/umd_poll.rs), 2000 iterations: bhemu's own share of a polled run.
 #
 # Exit status: 0 when both scripts passed every check, non-zero if one failed or a setup step did.
 # Honours CARGO_TARGET_DIR.
@@ -46,3 +48,6 @@ log "running tests/umd/acceptance.py"
 # tests/umd/spin_bench.py with the default 100000 iterations for the figure in the README.
 log "running tests/umd/spin_bench.py (2000 iterations)"
 (cd tests/umd && BHEMU_STATS=1 "$PY" spin_bench.py "$sim/libttsim.so" "$fw" "$kdir/spin.elf" --iterations 2000)
+
+log "running the umd_poll example (2000 iterations)"
+cargo run --release -q -p bhemu-ttsim-abi --example umd_poll -- "$fw" "$kdir/spin.elf" 2000

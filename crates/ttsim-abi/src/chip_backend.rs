@@ -305,6 +305,10 @@ impl SimBackend for ChipBackend {
         out.append(&mut self.queued);
     }
 
+    fn host_requests_pending(&self) -> bool {
+        !self.queued.is_empty()
+    }
+
     fn complete_host_read(&mut self, tag: u64, data: &[u8]) -> Result<(), BackendError> {
         let _ = data;
         Err(BackendError::new(

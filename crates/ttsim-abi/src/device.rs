@@ -504,6 +504,16 @@ impl Device {
         Ok(())
     }
 
+    /// Whether anything is left for [`Device::host_calls`], the warnings or the clock: when not,
+    /// an entry point returns straight after its operation (the common case of tt-umd's
+    /// polling: three TLB writes, a read and a clock, none of which the chip answers with a
+    /// host request).
+    pub fn work_pending(&self) -> bool {
+        self.clock_remaining > 0
+            || !self.warnings.is_empty()
+            || self.backend.host_requests_pending()
+    }
+
     /// Take the backend's host requests and translate them into callback calls.
     ///
     /// A request (or part) with no enabled iATU region, or with no callback to serve it, is a
@@ -764,5 +774,34 @@ mod tests {
             d.mem_read(BAR0_BASE, &mut [0u8; 1]).unwrap_err().kind,
             ErrorKind::AccessRule
         );
+    }
+
+    /// The entry points' fast return: nothing is pending after a plain window write and read;
+    /// a write into the PCIe tile's NoC-to-host window is (a host request), and so are cycles
+    /// still owed and a warning not yet logged.
+    #[test]
+    fn work_is_pending_only_for_a_host_request_an_owed_cycle_or_a_warning() {
+        let mut d = dev();
+        program(&mut d, 0, 1, 2, 0x1000);
+        d.mem_write(BAR0_BASE + 0x1000, &[1, 2, 3, 4]).unwrap();
+        d.mem_read(BAR0_BASE + 0x1000, &mut [0u8; 4]).unwrap();
+        assert!(!d.work_pending());
+
+        program(&mut d, 0, 2, 0, crate::backend::NOC_HOST_WINDOW);
+        d.mem_write(BAR0_BASE, &[9]).unwrap();
+        assert!(
+            d.work_pending(),
+            "a write to the host window queues a host request"
+        );
+        // No iATU region maps it: taking it is the strict-mode error, and it is gone.
+        let e = d.host_calls(true, true).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::HostMemory, "{e}");
+        assert!(!d.work_pending(), "taken");
+
+        d.clock_remaining = 1;
+        assert!(d.work_pending());
+        d.clock_remaining = 0;
+        d.warnings.push("w".into());
+        assert!(d.work_pending());
     }
 }

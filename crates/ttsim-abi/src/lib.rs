@@ -14,7 +14,8 @@
 //!   [`make_backend`], the one place that chooses the backend;
 //! * [`chip_backend`]: `ChipBackend`, the backend over bhemu's Blackhole chip, which
 //!   `libttsim_init` uses;
-//! * [`knobs`]: `BHEMU_LOG`, `BHEMU_TRACE_FILE`, `BHEMU_MMIO`.
+//! * [`knobs`]: `BHEMU_LOG`, `BHEMU_TRACE_FILE`, `BHEMU_MMIO`;
+//! * [`umd_client`]: a native client calling the exported functions as tt-umd does.
 pub mod backend;
 pub mod chip_backend;
 pub mod config;
@@ -25,6 +26,7 @@ pub mod iatu;
 pub mod knobs;
 pub mod stats;
 pub mod tlb;
+pub mod umd_client;
 
 pub use backend::{
     make_backend, BackendConfig, HostRequest, MemoryBackend, MmioMode, SimBackend, NOC_HOST_WINDOW,

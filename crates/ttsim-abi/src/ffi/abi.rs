@@ -281,6 +281,9 @@ impl Abi {
     pub(super) fn host_batch(&mut self, call: &'static str) -> Option<Batch> {
         let (have_rd, have_wr) = (self.rd.is_some(), self.wr.is_some());
         let dev = self.healthy(call)?;
+        if !dev.work_pending() {
+            return None;
+        }
         let before = dev.clock_remaining;
         let calls = dev.host_calls(have_rd, have_wr);
         let more_clock = dev.clock_remaining > 0;

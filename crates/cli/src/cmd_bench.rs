@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, Firmware, Kernel, RunReport};
-use bhemu_chip::{grid, threads, Chip, ChipConfig, Schedule};
+use bhemu_chip::{grid, threads, Chip, ChipConfig, Schedule, Timing};
 use bhemu_rv::{workload, FlatRam, Hart, HartConfig, RunExit, StepOutcome};
 
 use crate::CliError;
@@ -75,6 +75,10 @@ pub struct ChipBenchArgs {
     /// Host threads of the fast schedule (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
     #[arg(long, value_name = "N")]
     threads: Option<String>,
+    /// Per-hop NoC latency (`Timing::BLACKHOLE`) instead of functional timing, for boot,
+    /// spin and multicast; the compute programs run through `bhemu run`, which has none.
+    #[arg(long)]
+    noc_hops: bool,
 }
 
 pub fn run(c: BenchCommand) -> Result<ExitCode, CliError> {
@@ -108,8 +112,14 @@ fn print_phase(label: &str, tiles: usize, r: &RunReport, cpu_s: Option<f64>) {
 
 fn booted(a: &ChipBenchArgs, fw: &Firmware, tiles: usize) -> Result<(Chip, RunReport), CliError> {
     let sel = grid::parse_tiles(&tiles.to_string()).map_err(cerr)?;
+    let timing = if a.noc_hops {
+        Timing::BLACKHOLE
+    } else {
+        Timing::Functional
+    };
     let mut chip = Chip::new(&ChipConfig {
         tiles: sel,
+        timing,
         ..ChipConfig::default()
     })
     .map_err(cerr)?;
@@ -191,7 +201,16 @@ fn bench_chip(a: &ChipBenchArgs) -> Result<ExitCode, CliError> {
         Some(n) => threads::parse_threads(n).map_err(cerr)?,
         None => threads::threads_from_env().map_err(cerr)?,
     };
-    println!("schedule: {}, threads: {n_threads}", schedule.name());
+    if a.noc_hops && a.workload == "compute" {
+        return Err(cerr(
+            "--noc-hops: the compute programs run through `bhemu run`, which has functional NoC timing only",
+        ));
+    }
+    println!(
+        "schedule: {}, threads: {n_threads}, NoC timing: {}",
+        schedule.name(),
+        if a.noc_hops { "per hop" } else { "functional" }
+    );
     if all || a.workload == "boot" {
         // The CPU figure of boot includes building the chip and loading the firmware.
         let (res, cpu) = timed(|| booted(a, &fw, 140));
@@ -222,7 +241,9 @@ fn bench_chip(a: &ChipBenchArgs) -> Result<ExitCode, CliError> {
         }
         launch_measured(&mut chip, &k, "multicast", 1_000_000)?;
     }
-    if all || a.workload == "compute" {
+    if all && a.noc_hops {
+        println!("compute: skipped (functional NoC timing only)");
+    } else if all || a.workload == "compute" {
         bench_compute(a)?;
     }
     Ok(ExitCode::SUCCESS)

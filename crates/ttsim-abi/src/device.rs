@@ -349,110 +349,155 @@ impl Device {
         Ok(())
     }
 
+    /// The one target of an access that lies wholly inside one TLB window or inside the TLB
+    /// configuration block of BAR0 — every access tt-umd makes while polling — found without
+    /// building pieces; `None` sends the access through [`Device::route_into`]. Both targets
+    /// pass [`Device::precheck`] (a read through a multicast window is refused where it is
+    /// carried out, in [`Device::read_piece`]).
+    fn single_target(&self, paddr: u64, len: usize) -> Option<Target> {
+        let base = self.config.bar_base(BarId::Bar0);
+        if !self.config.memory_enabled() || paddr < base || len == 0 {
+            return None;
+        }
+        let off = paddr - base;
+        let end = off.checked_add(len as u64)?;
+        let win_end = TLB_COUNT_2M as u64 * TLB_2M_SIZE;
+        if end <= win_end {
+            let o = off % TLB_2M_SIZE;
+            return (o + len as u64 <= TLB_2M_SIZE).then_some(Target::Window {
+                index: (off / TLB_2M_SIZE) as usize,
+                offset: o,
+            });
+        }
+        let cfg_end = TLB_CFG_OFFSET + TLB_CFG_BYTES as u64;
+        (off >= TLB_CFG_OFFSET && end <= cfg_end).then_some(Target::TlbRegs {
+            off: (off - TLB_CFG_OFFSET) as usize,
+        })
+    }
+
     /// `libttsim_pci_mem_rd_bytes`.
     pub fn mem_read(&mut self, paddr: u64, dst: &mut [u8]) -> Result<(), BackendError> {
+        if let Some(target) = self.single_target(paddr, dst.len()) {
+            return self.read_piece(target, paddr, dst);
+        }
         let mut pieces = std::mem::take(&mut self.pieces);
         self.route_into(paddr, dst.len(), &mut pieces)?;
         self.precheck(paddr, &pieces, false)?;
         for &p in &pieces {
-            let buf = &mut dst[p.at..p.at + p.len];
-            let piece_paddr = paddr + p.at as u64;
-            match p.target {
-                Target::Window { index, offset } => {
-                    let (e, addr) = self.window_target(index, offset);
-                    if e.mcast {
-                        return Err(err(
-                            ErrorKind::AccessRule,
-                            Where {
-                                paddr: Some(piece_paddr),
-                                size: Some(p.len as u32),
-                                ..Where::default()
-                            },
-                            format!("read through TLB window {index}, which is set to multicast"),
-                        ));
-                    }
-                    self.backend
-                        .noc_read(e.noc_sel, e.x_end, e.y_end, addr, buf)
-                        .map_err(|er| self.stamp(er))?;
-                }
-                Target::TlbRegs { off } => self.tlb.read(off, buf),
-                Target::NiuCfg0 { off } => {
-                    let mut v = self.niu_cfg0 & !NIU_CFG_0_TRANSLATE_BIT;
-                    if self.backend.noc_translation_enabled() {
-                        v |= NIU_CFG_0_TRANSLATE_BIT;
-                    }
-                    buf.copy_from_slice(&v.to_le_bytes()[off..off + p.len]);
-                }
-                Target::PcieNodeId { noc, off } => {
-                    let n = if noc == 0 {
-                        bhemu_chip::NocIndex::Noc0
-                    } else {
-                        bhemu_chip::NocIndex::Noc1
-                    };
-                    let v = bhemu_chip::pcie::node_id(n).to_le_bytes();
-                    buf.copy_from_slice(&v[off..off + p.len]);
-                }
-                Target::Iatu { off } => self.iatu.read(off, buf),
-                Target::Unmodelled { bar, off } => {
-                    self.unmodelled(bar, off, p.len, piece_paddr, false)?;
-                    buf.fill(0xFF);
-                }
-            }
+            self.read_piece(p.target, paddr + p.at as u64, &mut dst[p.at..p.at + p.len])?;
         }
         self.pieces = pieces;
         Ok(())
     }
 
+    /// Reads one piece of an access, `buf.len()` bytes at host address `paddr`.
+    fn read_piece(
+        &mut self,
+        target: Target,
+        paddr: u64,
+        buf: &mut [u8],
+    ) -> Result<(), BackendError> {
+        match target {
+            Target::Window { index, offset } => {
+                let (e, addr) = self.window_target(index, offset);
+                if e.mcast {
+                    return Err(err(
+                        ErrorKind::AccessRule,
+                        Where {
+                            paddr: Some(paddr),
+                            size: Some(buf.len() as u32),
+                            ..Where::default()
+                        },
+                        format!("read through TLB window {index}, which is set to multicast"),
+                    ));
+                }
+                self.backend
+                    .noc_read(e.noc_sel, e.x_end, e.y_end, addr, buf)
+                    .map_err(|er| self.stamp(er))?;
+            }
+            Target::TlbRegs { off } => self.tlb.read(off, buf),
+            Target::NiuCfg0 { off } => {
+                let mut v = self.niu_cfg0 & !NIU_CFG_0_TRANSLATE_BIT;
+                if self.backend.noc_translation_enabled() {
+                    v |= NIU_CFG_0_TRANSLATE_BIT;
+                }
+                buf.copy_from_slice(&v.to_le_bytes()[off..off + buf.len()]);
+            }
+            Target::PcieNodeId { noc, off } => {
+                let n = if noc == 0 {
+                    bhemu_chip::NocIndex::Noc0
+                } else {
+                    bhemu_chip::NocIndex::Noc1
+                };
+                let v = bhemu_chip::pcie::node_id(n).to_le_bytes();
+                buf.copy_from_slice(&v[off..off + buf.len()]);
+            }
+            Target::Iatu { off } => self.iatu.read(off, buf),
+            Target::Unmodelled { bar, off } => {
+                self.unmodelled(bar, off, buf.len(), paddr, false)?;
+                buf.fill(0xFF);
+            }
+        }
+        Ok(())
+    }
+
     /// `libttsim_pci_mem_wr_bytes`.
     pub fn mem_write(&mut self, paddr: u64, src: &[u8]) -> Result<(), BackendError> {
+        if let Some(target) = self.single_target(paddr, src.len()) {
+            return self.write_piece(target, paddr, src);
+        }
         let mut pieces = std::mem::take(&mut self.pieces);
         self.route_into(paddr, src.len(), &mut pieces)?;
         self.precheck(paddr, &pieces, true)?;
         for &p in &pieces {
-            let data = &src[p.at..p.at + p.len];
-            let piece_paddr = paddr + p.at as u64;
-            match p.target {
-                Target::Window { index, offset } => {
-                    let (e, addr) = self.window_target(index, offset);
-                    if e.mcast {
-                        // Multicast rectangle start..=end on each axis, wrapping when start > end
-                        // (docs/blackhole-facts.md, broadcast rectangle). tt-umd 0.9.14 never sets mcast (§6).
-                        let span = |s: u32, e: u32, n: u32| -> Vec<u32> {
-                            if s <= e {
-                                (s..=e).collect()
-                            } else {
-                                (0..n).filter(|&v| v <= e || v >= s).collect()
-                            }
-                        };
-                        for y in span(e.y_start, e.y_end, GRID_H) {
-                            for x in span(e.x_start, e.x_end, GRID_W) {
-                                self.backend
-                                    .noc_write(e.noc_sel, x, y, addr, data)
-                                    .map_err(|er| self.stamp(er))?;
-                            }
-                        }
-                    } else {
-                        self.backend
-                            .noc_write(e.noc_sel, e.x_end, e.y_end, addr, data)
-                            .map_err(|er| self.stamp(er))?;
-                    }
-                }
-                Target::TlbRegs { off } => self.tlb.write(off, data),
-                Target::NiuCfg0 { off } => {
-                    let mut b = self.niu_cfg0.to_le_bytes();
-                    b[off..off + p.len].copy_from_slice(data);
-                    self.niu_cfg0 = u32::from_le_bytes(b);
-                }
-                Target::PcieNodeId { noc, .. } => {
-                    return Err(node_id_read_only(noc, piece_paddr, p.len));
-                }
-                Target::Iatu { off } => self.iatu.write(off, data),
-                Target::Unmodelled { bar, off } => {
-                    self.unmodelled(bar, off, p.len, piece_paddr, true)?
-                }
-            }
+            self.write_piece(p.target, paddr + p.at as u64, &src[p.at..p.at + p.len])?;
         }
         self.pieces = pieces;
+        Ok(())
+    }
+
+    /// Writes one piece of an access, `data` at host address `paddr`.
+    fn write_piece(&mut self, target: Target, paddr: u64, data: &[u8]) -> Result<(), BackendError> {
+        match target {
+            Target::Window { index, offset } => {
+                let (e, addr) = self.window_target(index, offset);
+                if e.mcast {
+                    // Multicast rectangle start..=end on each axis, wrapping when start > end
+                    // (docs/blackhole-facts.md, broadcast rectangle). tt-umd 0.9.14 never sets mcast (§6).
+                    let span = |s: u32, e: u32, n: u32| -> Vec<u32> {
+                        if s <= e {
+                            (s..=e).collect()
+                        } else {
+                            (0..n).filter(|&v| v <= e || v >= s).collect()
+                        }
+                    };
+                    for y in span(e.y_start, e.y_end, GRID_H) {
+                        for x in span(e.x_start, e.x_end, GRID_W) {
+                            self.backend
+                                .noc_write(e.noc_sel, x, y, addr, data)
+                                .map_err(|er| self.stamp(er))?;
+                        }
+                    }
+                } else {
+                    self.backend
+                        .noc_write(e.noc_sel, e.x_end, e.y_end, addr, data)
+                        .map_err(|er| self.stamp(er))?;
+                }
+            }
+            Target::TlbRegs { off } => self.tlb.write(off, data),
+            Target::NiuCfg0 { off } => {
+                let mut b = self.niu_cfg0.to_le_bytes();
+                b[off..off + data.len()].copy_from_slice(data);
+                self.niu_cfg0 = u32::from_le_bytes(b);
+            }
+            Target::PcieNodeId { noc, .. } => {
+                return Err(node_id_read_only(noc, paddr, data.len()));
+            }
+            Target::Iatu { off } => self.iatu.write(off, data),
+            Target::Unmodelled { bar, off } => {
+                self.unmodelled(bar, off, data.len(), paddr, true)?
+            }
+        }
         Ok(())
     }
 
@@ -803,5 +848,62 @@ mod tests {
         d.clock_remaining = 0;
         d.warnings.push("w".into());
         assert!(d.work_pending());
+    }
+
+    /// The polling fast path finds the same target as the general routing, or leaves the
+    /// access to it: at the start, middle and end of windows, of the last 2 MiB window, of
+    /// the TLB configuration block and around it, for lengths that fit and lengths that cross.
+    #[test]
+    fn single_target_agrees_with_the_general_routing() {
+        let d = dev();
+        let cfg = TLB_CFG_OFFSET;
+        let cfg_end = TLB_CFG_OFFSET + TLB_CFG_BYTES as u64;
+        let last_win = (TLB_COUNT_2M as u64 - 1) * TLB_2M_SIZE;
+        let offsets = [
+            0,
+            4,
+            TLB_2M_SIZE - 4,
+            TLB_2M_SIZE - 1,
+            TLB_2M_SIZE,
+            last_win + TLB_2M_SIZE - 8,
+            cfg - 4,
+            cfg,
+            cfg + 12,
+            cfg_end - 4,
+            cfg_end,
+            NIU_CFG_0_OFFSET,
+        ];
+        let mut fast = 0;
+        for off in offsets {
+            for len in [1usize, 4, 12, 1164, TLB_2M_SIZE as usize + 1] {
+                let paddr = BAR0_BASE + off;
+                let general = d.route(paddr, len);
+                match d.single_target(paddr, len) {
+                    Some(t) => {
+                        fast += 1;
+                        let pieces = general.expect("a single target routes");
+                        assert_eq!(pieces.len(), 1, "{off:#x}+{len}");
+                        assert_eq!(pieces[0].target, t, "{off:#x}+{len}");
+                        assert_eq!(pieces[0].len, len);
+                    }
+                    None => {
+                        if let Ok(p) = general {
+                            // Left to the general path: it spans pieces, or is neither kind.
+                            assert!(
+                                p.len() > 1
+                                    || !matches!(
+                                        p[0].target,
+                                        Target::Window { .. } | Target::TlbRegs { .. }
+                                    ),
+                                "{off:#x}+{len} has one window or TLB piece: {p:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fast >= 15, "the fast path took only {fast} accesses");
+        assert_eq!(d.single_target(BAR2_BASE, 4), None);
+        assert_eq!(d.single_target(BAR4_BASE, 4), None);
     }
 }

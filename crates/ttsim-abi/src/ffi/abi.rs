@@ -277,13 +277,22 @@ impl Abi {
         }
     }
 
-    /// After a device operation: turn the backend's host requests into callback calls.
+    /// After a device operation: turn the backend's host requests into callback calls. Most
+    /// calls leave nothing pending and return here, without building a batch.
+    #[inline]
     pub(super) fn host_batch(&mut self, call: &'static str) -> Option<Batch> {
+        match &self.dev {
+            Some(d) if self.life == Life::Running && self.fault.is_none() && !d.work_pending() => {
+                None
+            }
+            _ => self.host_batch_pending(call),
+        }
+    }
+
+    #[inline(never)]
+    fn host_batch_pending(&mut self, call: &'static str) -> Option<Batch> {
         let (have_rd, have_wr) = (self.rd.is_some(), self.wr.is_some());
         let dev = self.healthy(call)?;
-        if !dev.work_pending() {
-            return None;
-        }
         let before = dev.clock_remaining;
         let calls = dev.host_calls(have_rd, have_wr);
         let more_clock = dev.clock_remaining > 0;

@@ -484,6 +484,31 @@ mod tests {
         }
     }
 
+    /// Private = touches only the hart's registers and pc (the rule of `Hart::run_private`):
+    /// every kind, each listed once on its side.
+    #[test]
+    fn private_kinds_are_exactly_the_register_and_pc_only_ones() {
+        use Kind::*;
+        let private = [
+            Li, Jal, Jalr, Beq, Bne, Blt, Bge, Bltu, Bgeu, Addi, Slti, Sltiu, Xori, Ori, Andi,
+            Slli, Srli, Srai, Rori, Grevi, Add, Sub, Sll, Slt, Sltu, Xor, Srl, Sra, Or, And, Mul,
+            Mulh, Mulhsu, Mulhu, Div, Divu, Rem, Remu, Sh1add, Sh2add, Sh3add, Andn, Orn, Xnor,
+            Max, Maxu, Min, Minu, Rol, Ror, Pack, Clz, Ctz, Cpop, SextB, SextH, OrcB, Fence,
+        ];
+        let shared = [
+            Empty, Lb, Lh, Lw, Lbu, Lhu, Sb, Sh, Sw, Amo, Csr, FenceI, Ecall, Ebreak, Mret, Tensix,
+            Illegal,
+        ];
+        for k in private {
+            assert!(k.is_private(), "{k:?}");
+        }
+        for k in shared {
+            assert!(!k.is_private(), "{k:?}");
+        }
+        // Every kind is listed: the discriminants run 0..=Illegal without a gap.
+        assert_eq!(private.len() + shared.len(), Illegal as usize + 1);
+    }
+
     /// Code near the window joins it; code far away (a kernel's text above the firmware's)
     /// starts a new window rather than filling the gap, and the old region is decoded again.
     #[test]

@@ -257,14 +257,17 @@ pub fn statuses(chip: &Chip) -> Vec<TileStatus> {
 }
 
 pub fn all_done(chip: &Chip) -> bool {
-    chip.tiles().iter().all(|t| {
-        let go = t
-            .read_l1_u32(GO_MSG)
-            .map(|w| (w >> 24) as u8)
-            .unwrap_or(0xFF);
-        let sync = t.read_l1_u32(SUBORDINATE_SYNC).unwrap_or(u32::MAX);
-        tile_done(go, sync)
-    })
+    chip.tiles().iter().all(tile_is_done)
+}
+
+/// One tile's part of [`all_done`]: its go signal reads DONE and its subordinate sync word 0.
+pub fn tile_is_done(t: &crate::tile::Tile) -> bool {
+    let go = t
+        .read_l1_u32(GO_MSG)
+        .map(|w| (w >> 24) as u8)
+        .unwrap_or(0xFF);
+    let sync = t.read_l1_u32(SUBORDINATE_SYNC).unwrap_or(u32::MAX);
+    tile_done(go, sync)
 }
 
 /// Runs until every tile reads DONE (and sync 0) or `max_cycles` pass; `progress` is called
@@ -279,7 +282,7 @@ pub fn run_to_done(
     let mut finished = false;
     while chip.cycle() - start < max_cycles {
         let chunk = (max_cycles - (chip.cycle() - start)).min(4096);
-        if chip.run_until_l1(chunk, all_done)? {
+        if chip.run_until_tiles(chunk, &tile_is_done)? {
             finished = true;
             break;
         }

@@ -167,6 +167,63 @@ fn steps(
     out
 }
 
+/// What one tile did in a quantum ([`tile_quantum`]).
+#[derive(Default)]
+pub(crate) struct TileQuantum {
+    /// The last cycle the tile completed (cores and coprocessor), `None` if it ran none.
+    pub last: Option<u64>,
+    pub written: bool,
+    pub visited: bool,
+    /// Its first error: the cycle, whether a core's (else the coprocessor's), the error.
+    pub err: Option<(u64, bool, Box<ChipError>)>,
+}
+
+/// One tile's part of a quantum (docs/noc-lookahead.md): cycles `from..to` of the fast
+/// schedule, skipping those with nothing due, on the tile's own NIU pair. It stops after the
+/// cycle in which its cores issued a NoC request (the NoC must accept it in that cycle's tick),
+/// after an error, or — with `done` — after a cycle that wrote L1 and left `done` true (the
+/// host may have to stop there).
+pub(crate) fn tile_quantum(
+    t: &mut Tile,
+    face: &mut TileNoc<'_>,
+    due: &mut u64,
+    busy: &mut bool,
+    from: u64,
+    to: u64,
+    done: Option<&(dyn Fn(&Tile) -> bool + Sync)>,
+) -> TileQuantum {
+    let mut out = TileQuantum::default();
+    let mut c = from;
+    while c < to {
+        if *due > c && !*busy {
+            // Nothing happens in this tile before its cores are due.
+            if *due >= to {
+                break;
+            }
+            out.last = Some(*due - 1);
+            c = *due;
+        }
+        let r = steps(t, face, due, busy, c);
+        out.written |= r.written;
+        out.visited |= r.visited;
+        out.last = Some(c);
+        if let Some(e) = r.core_err {
+            out.err = Some((c, true, e));
+            return out;
+        }
+        if let Some(e) = r.cp_err {
+            out.err = Some((c, false, e));
+            return out;
+        }
+        if t.has_requests() || (r.written && done.is_some_and(|d| d(t))) {
+            return out;
+        }
+        c += 1;
+    }
+    out.last = Some(to - 1);
+    out
+}
+
 /// How many of `threads` threads work of `ns` host nanoseconds pays for at `min_ns` each (all of
 /// them when `min_ns` is 0).
 fn worth_threads(ns: u64, min_ns: u64, threads: usize) -> usize {
@@ -417,14 +474,8 @@ struct Run {
     end: usize,
 }
 
-/// One tile's part of a spread cycle: what it is stepped with and what it did.
-type Item<'t, 'n> = (
-    &'t mut Tile,
-    TileNoc<'n>,
-    &'t mut u64,
-    &'t mut bool,
-    TileCycle,
-);
+/// One tile's part of a spread job: what it is stepped with and what the job made of it.
+type Item<'t, 'n, R> = (&'t mut Tile, TileNoc<'n>, &'t mut u64, &'t mut bool, R);
 
 /// A run of the chip's tiles with what a spread cycle steps them with: tile `i`'s NIU pair
 /// (`faces[i]`), when its cores are next due and whether its coprocessor is busy.
@@ -435,33 +486,42 @@ pub(crate) struct TileRun<'t, 'n> {
     pub busy: &'t mut [bool],
 }
 
-/// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile of `run`, on up
-/// to `threads` threads of `pool` (the calling thread among them). Which thread steps which tile varies; what each tile did is read back in tile
-/// order, and the tiles that left requests in their outboxes are added to `submit` in that
-/// order (also on failure: the barrier submits them). On failure: the first error in the
-/// one-thread order (every core error, by tile, before every coprocessor error) — the state of
-/// the other tiles then may be a cycle ahead of where the one-thread loop stops.
-pub(crate) fn spread_cycle(
+/// What one tile did, per tile in tile order, with the threads' own time stepping tiles,
+/// summed, and the time from handing the job to the pool to the join.
+pub(crate) struct Spreaded<R> {
+    pub each: Vec<R>,
+    pub work_ns: u64,
+    pub pool_ns: u64,
+}
+
+/// A step of one tile on its own NIU pair, due cycle and coprocessor flag.
+pub(crate) type TileJob<'f, R> =
+    &'f (dyn Fn(&mut Tile, &mut TileNoc<'_>, &mut u64, &mut bool) -> R + Sync);
+
+/// Runs `job` on every tile of `run` on up to `width` threads of `pool` (the calling thread
+/// among them). Which thread steps which tile varies; each thread starts on its own run of
+/// blocks, the same from call to call, and takes other runs' blocks once its own are done.
+/// `None` if a thread panicked.
+pub(crate) fn spread_each<R: Default + Send>(
     pool: &Pool,
     run: TileRun<'_, '_>,
-    now: u64,
-    threads: usize,
-    submit: &mut Vec<usize>,
-) -> Result<Spread, SpreadError> {
-    let mut work: Vec<Item<'_, '_>> = run
+    width: usize,
+    job: TileJob<'_, R>,
+) -> Option<Spreaded<R>> {
+    let mut work: Vec<Item<'_, '_, R>> = run
         .tiles
         .iter_mut()
         .zip(run.faces)
         .zip(run.due.iter_mut().zip(run.busy.iter_mut()))
-        .map(|((t, f), (d, b))| (t, f, d, b, TileCycle::default()))
+        .map(|((t, f), (d, b))| (t, f, d, b, R::default()))
         .collect();
     let work_ns = AtomicU64::new(0);
     let pool_ns;
     {
-        let blocks: Vec<Mutex<&mut [Item<'_, '_>]>> =
+        let blocks: Vec<Mutex<&mut [Item<'_, '_, R>]>> =
             work.chunks_mut(BLOCK).map(Mutex::new).collect();
         let n = blocks.len();
-        let width = threads.clamp(1, n.max(1));
+        let width = width.clamp(1, n.max(1));
         let runs: Vec<Run> = (0..width)
             .map(|r| Run {
                 next: AtomicUsize::new(r * n / width),
@@ -481,7 +541,7 @@ pub(crate) fn spread_cycle(
                     };
                     let mut block = block.lock().unwrap_or_else(PoisonError::into_inner);
                     for (t, f, d, b, out) in block.iter_mut() {
-                        *out = tile_cycle(t, f, d, b, now);
+                        *out = job(t, f, d, b);
                     }
                 }
             }
@@ -491,18 +551,41 @@ pub(crate) fn spread_cycle(
         let t0 = std::time::Instant::now();
         let r = pool.broadcast(width, &share);
         pool_ns = ns_since(t0);
-        if r.is_err() {
-            return Err(SpreadError {
-                error: ChipError::new(ErrorKind::Internal, "a host thread stepping tiles panicked"),
-                core: true,
-            });
-        }
+        r.ok()?;
     }
+    Some(Spreaded {
+        each: work.into_iter().map(|(_, _, _, _, r)| r).collect(),
+        work_ns: work_ns.into_inner(),
+        pool_ns,
+    })
+}
+
+/// The cores-and-coprocessors part of fast-schedule cycle `now` for every tile of `run`, on up
+/// to `threads` threads of `pool` ([`spread_each`]). What each tile did is read back in tile
+/// order, and the tiles that left requests in their outboxes are added to `submit` in that
+/// order (also on failure: the barrier submits them). On failure: the first error in the
+/// one-thread order (every core error, by tile, before every coprocessor error) — the state of
+/// the other tiles then may be a cycle ahead of where the one-thread loop stops.
+pub(crate) fn spread_cycle(
+    pool: &Pool,
+    run: TileRun<'_, '_>,
+    now: u64,
+    threads: usize,
+    submit: &mut Vec<usize>,
+) -> Result<Spread, SpreadError> {
+    let job =
+        |t: &mut Tile, f: &mut TileNoc<'_>, d: &mut u64, b: &mut bool| tile_cycle(t, f, d, b, now);
+    let Some(done) = spread_each(pool, run, threads, &job) else {
+        return Err(SpreadError {
+            error: ChipError::new(ErrorKind::Internal, "a host thread stepping tiles panicked"),
+            core: true,
+        });
+    };
     let mut written = false;
     let mut quiet = true;
     let mut core_err = None;
     let mut cp_err = None;
-    for (i, (_, _, _, _, r)) in work.into_iter().enumerate() {
+    for (i, r) in done.each.into_iter().enumerate() {
         written |= r.written;
         quiet &= !r.visited;
         if r.requests {
@@ -531,8 +614,8 @@ pub(crate) fn spread_cycle(
         None => Ok(Spread {
             written,
             quiet,
-            work_ns: work_ns.into_inner(),
-            pool_ns,
+            work_ns: done.work_ns,
+            pool_ns: done.pool_ns,
         }),
     }
 }

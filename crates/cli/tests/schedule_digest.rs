@@ -13,7 +13,7 @@ use std::process::Command;
 
 use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, Firmware, Kernel};
-use bhemu_chip::{Chip, ChipConfig, ChipDigest, Schedule};
+use bhemu_chip::{Chip, ChipConfig, ChipDigest, Schedule, Timing};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -97,14 +97,20 @@ fn spin_checksum(n: u32) -> u32 {
 /// One phase's name, cycle count and the digest after it.
 type Phase = (String, u64, ChipDigest);
 
-/// Boot, then each launch, under `schedule`; checks what each kernel must have computed.
+/// Boot, then each launch, under `schedule` with NoC `timing`; checks what each kernel must
+/// have computed.
 fn run(
     schedule: Schedule,
     threads: usize,
+    timing: Timing,
     fw: &Firmware,
     dir: &Path,
 ) -> (Vec<Phase>, (u64, u64), u64) {
-    let mut chip = Chip::new(&ChipConfig::default()).expect("chip");
+    let cfg = ChipConfig {
+        timing,
+        ..ChipConfig::default()
+    };
+    let mut chip = Chip::new(&cfg).expect("chip");
     chip.set_schedule(schedule).expect("schedule");
     chip.set_threads(threads);
     // Spread every cycle with enough busy tiles, however cheap: the point is to exercise the
@@ -181,18 +187,16 @@ fn run(
     (phases, chip.park_counts(), chip.spread_cycles())
 }
 
-#[test]
-fn fast_schedule_matches_reference_digest_on_boot_and_kernels() {
-    let Some(fw) = firmware() else { return };
-    let Some(dir) = kernels() else { return };
-    let (reference, none, _) = run(Schedule::Reference, 1, &fw, &dir);
+/// The reference run and the fast runs on 1, 2 and 4 threads under `timing`, compared.
+fn compare(timing: Timing, fw: &Firmware, dir: &Path) {
+    let (reference, none, _) = run(Schedule::Reference, 1, timing, fw, dir);
     assert_eq!(none, (0, 0), "the reference schedule never parks");
     // Host threads (crates/chip/src/threads.rs): the same digests and cycle counts on 1, 2
     // and 4 threads, whatever the machine's core count.
     for threads in [1, 2, 4] {
-        let (fast, (parks, wakes), spread) = run(Schedule::Fast, threads, &fw, &dir);
+        let (fast, (parks, wakes), spread) = run(Schedule::Fast, threads, timing, fw, dir);
         eprintln!(
-            "fast schedule, {threads} threads: {parks} parks, {wakes} wakes, {spread} cycles spread"
+            "{timing:?}, fast schedule, {threads} threads: {parks} parks, {wakes} wakes, {spread} cycles spread"
         );
         // The multi-thread path is taken (boot and launches keep all 140 tiles busy).
         assert_eq!(
@@ -216,4 +220,21 @@ fn fast_schedule_matches_reference_digest_on_boot_and_kernels() {
             );
         }
     }
+}
+
+#[test]
+fn fast_schedule_matches_reference_digest_on_boot_and_kernels() {
+    let Some(fw) = firmware() else { return };
+    let Some(dir) = kernels() else { return };
+    compare(Timing::Functional, &fw, &dir);
+}
+
+/// docs/noc-lookahead.md, the quantum: under per-hop NoC timing the fast schedule runs up to
+/// 20 cycles between barriers (tiles stopping at their own NoC requests and, while the host
+/// waits for every tile, at becoming done) and still matches the reference cycle for cycle.
+#[test]
+fn quanta_under_hop_timing_match_reference_digest_on_boot_and_kernels() {
+    let Some(fw) = firmware() else { return };
+    let Some(dir) = kernels() else { return };
+    compare(Timing::BLACKHOLE, &fw, &dir);
 }

@@ -3,7 +3,8 @@
 //! fast schedule, woken by the TRISCs' stores and the packer's `STOREREG`), so on 140 tiles
 //! `bhemu run --json` reports the same boot and launch cycles, verdicts and stuck cores under
 //! `BHEMU_SCHEDULE=reference` and `fast` (wall times aside), also with every busy cycle spread over
-//! four host threads (`BHEMU_THREADS=4`, `BHEMU_SPREAD_NS=0`).
+//! four host threads (`BHEMU_THREADS=4`, `BHEMU_SPREAD_NS=0`); and so they do under per-hop NoC
+//! timing (`--noc-hops`), where the fast schedule runs quanta of up to 20 cycles.
 //!
 //! Skips with a message when the firmware or the cross compiler is missing, unless
 //! `BHEMU_REQUIRE_TOOLS=1`.
@@ -16,9 +17,9 @@ use std::process::Command;
 use kit_common::{kit, root};
 
 /// `bhemu run PROGRAM --json --tiles all` under `schedule` on `threads` host threads (with
-/// `BHEMU_SPREAD_NS=0`: every cycle with enough busy tiles spread over all of them), wall times
-/// removed.
-fn run(kit: &Path, program: &str, schedule: &str, threads: usize) -> serde_json::Value {
+/// `BHEMU_SPREAD_NS=0`: every cycle with enough busy tiles spread over all of them), with
+/// `--noc-hops` when `hops`, wall times removed.
+fn run(kit: &Path, program: &str, schedule: &str, threads: usize, hops: bool) -> serde_json::Value {
     let o = Command::new(env!("CARGO_BIN_EXE_bhemu"))
         .current_dir(root())
         .env("BHEMU_SCHEDULE", schedule)
@@ -26,6 +27,7 @@ fn run(kit: &Path, program: &str, schedule: &str, threads: usize) -> serde_json:
         .env("BHEMU_SPREAD_NS", "0")
         .args(["run", program, "--json", "--tiles", "all", "--kit"])
         .arg(kit)
+        .args(hops.then_some("--noc-hops"))
         .output()
         .expect("run bhemu");
     let out = String::from_utf8_lossy(&o.stdout);
@@ -47,17 +49,14 @@ fn run(kit: &Path, program: &str, schedule: &str, threads: usize) -> serde_json:
     v
 }
 
-#[test]
-fn kit_compute_programs_match_the_reference_schedule_on_140_tiles() {
-    let Some(kit) = kit() else {
-        return;
-    };
+/// The reference run, then the fast schedule on one and on four threads, compared.
+fn compare(kit: &Path, hops: bool) {
     for name in ["add", "matmul", "matmul_block"] {
         let program = format!("examples/kernels/programs/{name}.toml");
-        let r = run(&kit, &program, "reference", 1);
-        let f = run(&kit, &program, "fast", 1);
+        let r = run(kit, &program, "reference", 1, hops);
+        let f = run(kit, &program, "fast", 1, hops);
         assert_eq!(r, f, "{name}");
-        let spread = run(&kit, &program, "fast", 4);
+        let spread = run(kit, &program, "fast", 4, hops);
         assert_eq!(r, spread, "{name}, 4 host threads");
         assert_eq!(r["tiles"], 140, "{name}");
         assert_eq!(r["finished"], true, "{name}");
@@ -71,4 +70,21 @@ fn kit_compute_programs_match_the_reference_schedule_on_140_tiles() {
             "{name}: {r}"
         );
     }
+}
+
+#[test]
+fn kit_compute_programs_match_the_reference_schedule_on_140_tiles() {
+    let Some(kit) = kit() else {
+        return;
+    };
+    compare(&kit, false);
+}
+
+/// docs/noc-lookahead.md, the quantum under hop timing.
+#[test]
+fn kit_compute_programs_in_quanta_under_hop_timing_match_the_reference_schedule() {
+    let Some(kit) = kit() else {
+        return;
+    };
+    compare(&kit, true);
 }

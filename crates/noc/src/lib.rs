@@ -329,6 +329,17 @@ impl Noc {
         self.pending.is_empty() && self.events.is_empty()
     }
 
+    /// The first cycle whose tick has work: any cycle (`Some(0)`) while a request waits to be
+    /// accepted, else the due cycle of the earliest step in flight; `None` when idle. Before
+    /// it, ticks change nothing, so tiles may run up to it without looking at the NoC
+    /// (docs/noc-lookahead.md, the quantum).
+    pub fn next_due(&self) -> Option<u64> {
+        if !self.pending.is_empty() {
+            return Some(0);
+        }
+        self.events.first_key_value().map(|(&(due, _), _)| due)
+    }
+
     /// Requests waiting for acceptance plus packets and responses in flight.
     pub fn in_flight(&self) -> usize {
         self.pending.len() + self.events.len()

@@ -34,7 +34,10 @@ use crate::tile::{Strictness, Tile};
 
 mod endpoints;
 mod fast_cycle;
+mod quantum;
 mod tick;
+
+pub use quantum::TileDone;
 
 use endpoints::{endpoint_at, endpoint_read, endpoint_write, niu_word};
 
@@ -114,6 +117,8 @@ pub struct Chip {
     spread_started: Option<std::time::Instant>,
     /// Whether spreading has been paying ([`crate::threads`]).
     payoff: crate::threads::Payoff,
+    /// Quanta run (per-hop NoC timing) and the cycles they covered (`chip/quantum.rs`).
+    quanta: (u64, u64),
 }
 
 /// Raw NoC 0 coordinates of the two PCIe tiles (blackhole_140_arch.yaml;
@@ -181,6 +186,7 @@ impl Chip {
             submit: Vec::new(),
             spread_started: None,
             payoff: crate::threads::Payoff::default(),
+            quanta: (0, 0),
         })
     }
 
@@ -202,7 +208,13 @@ impl Chip {
         self.threads
     }
 
-    /// Cycles so far whose tiles were stepped on more than one host thread.
+    /// Quanta run so far (several cycles between two barriers, under per-hop NoC timing:
+    /// docs/noc-lookahead.md) and the cycles they covered.
+    pub fn quanta(&self) -> (u64, u64) {
+        self.quanta
+    }
+
+    /// Cycles (or quanta) so far whose tiles were stepped on more than one host thread.
     pub fn spread_cycles(&self) -> u64 {
         self.spread.cycles
     }

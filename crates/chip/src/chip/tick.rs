@@ -1,9 +1,9 @@
 //! Time: [`Chip::clock`] and its cycle ([`Chip::tick`]) under either schedule, the fast
 //! schedule's jump over quiet cycles, and the run-until helpers built on them (see the
 //! module documentation of [`super`] for the order of work within a cycle).
-use super::endpoints::Ends;
+use super::quantum::{QuantumEnd, TileDone};
 use super::Chip;
-use crate::error::{ChipError, ErrorKind};
+use crate::error::ChipError;
 use crate::schedule::Schedule;
 use crate::threads::ns_since;
 
@@ -19,7 +19,12 @@ impl Chip {
             return Ok(());
         }
         while self.cycle < end {
-            self.tick()?;
+            let q = self.quantum_len(end);
+            if q > 1 {
+                self.quantum(q, None)?;
+            } else {
+                self.tick()?;
+            }
             self.skip_quiet(end);
         }
         Ok(())
@@ -116,25 +121,7 @@ impl Chip {
         }
         self.l1_written = written;
         self.quiet = quiet && self.schedule == Schedule::Fast;
-        if !self.noc.idle() {
-            let mut ends = Ends {
-                tiles: &mut self.tiles,
-                due: &mut self.due,
-                earliest: &mut self.earliest,
-                l1_written: &mut self.l1_written,
-                endpoints: &self.endpoints,
-                dram: &mut self.dram,
-                now,
-            };
-            let faults = self.noc.tick(now, &mut ends);
-            if let Some(f) = faults.into_iter().next() {
-                let mut e = ChipError::new(ErrorKind::Noc, f.to_string()).at_cycle(now);
-                e.loc.tile = Some((f.origin.x, f.origin.y));
-                e.loc.chip = self.id;
-                self.cycle += 1;
-                return Err(e);
-            }
-        }
+        self.noc_tick(now)?;
         self.cycle += 1;
         let handed_off = spread == 1 && self.spread_started.is_some();
         if let Some(t0) = self.spread_started.take() {
@@ -179,6 +166,40 @@ impl Chip {
                 self.tick()?;
             }
         }
+    }
+
+    /// [`Chip::run_until_l1`] for a condition that holds when `tile_done` holds for every tile
+    /// and depends on nothing but each tile's own L1 (the host's "every go message DONE"):
+    /// the same result at the same cycle, and under per-hop NoC timing the cycles between
+    /// checks run as quanta (docs/noc-lookahead.md).
+    pub fn run_until_tiles(
+        &mut self,
+        max_cycles: u64,
+        tile_done: TileDone<'_>,
+    ) -> Result<bool, ChipError> {
+        let end = self.cycle.saturating_add(max_cycles);
+        let all = |c: &Chip| c.tiles.iter().all(tile_done);
+        if all(self) {
+            return Ok(true);
+        }
+        if self.tracer.is_some() {
+            return self.run_until(end - self.cycle, all);
+        }
+        while self.cycle < end {
+            let q = self.quantum_len(end);
+            if q > 1 {
+                if let QuantumEnd::Done = self.quantum(q, Some(tile_done))? {
+                    return Ok(true);
+                }
+            } else {
+                self.tick()?;
+                if self.l1_written && all(self) {
+                    return Ok(true);
+                }
+            }
+            self.skip_quiet(end);
+        }
+        Ok(false)
     }
 
     /// [`Chip::run_until`] for a `done` that depends on nothing but the contents of L1 (a

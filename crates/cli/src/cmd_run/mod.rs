@@ -111,6 +111,11 @@ pub struct RunArgs {
     /// (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<String>,
+    /// Per-hop NoC latency (`Timing::BLACKHOLE`: 2 x 5 NIU cycles + 9 per hop) instead of
+    /// functional timing; the fast schedule then runs quanta of up to 20 cycles
+    /// (docs/noc-lookahead.md).
+    #[arg(long)]
+    pub noc_hops: bool,
 }
 
 fn err(e: impl std::fmt::Display) -> CliError {
@@ -408,6 +413,11 @@ pub fn execute(a: &RunArgs) -> Result<Outcome, CliError> {
     })?;
     let mut chip = Chip::new(&ChipConfig {
         tiles,
+        timing: if a.noc_hops {
+            bhemu_chip::Timing::BLACKHOLE
+        } else {
+            bhemu_chip::Timing::Functional
+        },
         ..ChipConfig::default()
     })
     .map_err(err)?;

@@ -9,6 +9,8 @@
  */
 #include <stdint.h>
 
+#include "spin_loop.h"
+
 #define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
 #define L1_OUT 0x30000u
 #define L1_ARG 0x30040u
@@ -17,17 +19,7 @@ __attribute__((section(".text.entry"))) uint32_t kernel_main(void) {
     uint32_t n = REG(L1_ARG);
     if (n == 0) n = 100000;
     uint32_t a = 1, b = 2, c = 3;
-    /* Seven instructions per iteration: addi, add, xor, slli, or, add, bnez. */
-    __asm__ volatile(
-        "1:\n"
-        "addi %0, %0, -1\n"
-        "add %1, %1, %0\n"
-        "xor %2, %2, %1\n"
-        "slli %3, %2, 1\n"
-        "or %3, %3, %1\n"
-        "add %2, %2, %3\n"
-        "bnez %0, 1b\n"
-        : "+r"(n), "+r"(a), "+r"(b), "+r"(c));
+    SPIN_LOOP(n, a, b, c);
     uint32_t cyc;
     __asm__ volatile("csrr %0, mcycle" : "=r"(cyc));
     REG(L1_OUT) = a ^ b ^ c;

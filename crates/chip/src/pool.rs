@@ -2,7 +2,7 @@
 //!
 //! The fast schedule spreads a cycle's tiles over host threads ([`crate::threads`]). With a
 //! quantum of one cycle (functional timing, docs/noc-lookahead.md) that is one fork and one join
-//! per cycle: scoped threads cost tens of microseconds to spawn and join, which only a cycle of
+//! per cycle (per quantum of up to 20 cycles under hop timing): scoped threads cost tens of microseconds to spawn and join, which only a cycle of
 //! many busy Matrix Units pays for. The pool's threads live as long as the chip; between jobs
 //! they spin for [`SPIN`] and then sleep on a condition variable, so a job that follows another
 //! within the spin time starts in well under a microsecond and a quiet chip costs no CPU.
@@ -150,6 +150,15 @@ impl Pool {
         }
         Ok(())
     }
+}
+
+/// The pool kept in `slot` for `threads` threads, started (or restarted for a new count) on
+/// first use: the chip starts its pool at the first spread cycle or quantum, not before.
+pub(crate) fn pool_for(slot: &mut Option<(usize, Pool)>, threads: usize) -> &Pool {
+    if slot.as_ref().is_some_and(|(w, _)| *w != threads) {
+        *slot = None;
+    }
+    &slot.get_or_insert_with(|| (threads, Pool::new(threads))).1
 }
 
 impl Drop for Pool {

@@ -49,12 +49,7 @@ fn chip(
     .expect("chip");
     c.set_schedule(schedule).expect("schedule");
     c.set_threads(threads);
-    let xy: Vec<(u8, u8)> = c.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
-    for (i, &(x, y)) in xy.iter().enumerate() {
-        c.write_l1(x, y, 0, &program(i)).expect("program");
-        c.write_reg(x, y, 0xFFB1_21B0, 0x47000)
-            .expect("release BRISC");
-    }
+    release_briscs(&mut c, program);
     c
 }
 

@@ -4,23 +4,14 @@
 #include <cstdint>
 
 #include "api/dataflow/dataflow_api.h"
+#include "../../../examples/kernels/spin_loop.h"
 
 void kernel_main() {
     uint32_t n = get_arg_val<uint32_t>(0);
     const uint32_t out = get_arg_val<uint32_t>(1);
     uint32_t a = 1, b = 2, c = 3, c0, c1;
     asm volatile("csrr %0, mcycle" : "=r"(c0));
-    // Seven instructions per iteration: addi, add, xor, slli, or, add, bnez.
-    asm volatile(
-        "1:\n"
-        "addi %0, %0, -1\n"
-        "add %1, %1, %0\n"
-        "xor %2, %2, %1\n"
-        "slli %3, %2, 1\n"
-        "or %3, %3, %1\n"
-        "add %2, %2, %3\n"
-        "bnez %0, 1b\n"
-        : "+r"(n), "+r"(a), "+r"(b), "+r"(c));
+    SPIN_LOOP(n, a, b, c);
     asm volatile("csrr %0, mcycle" : "=r"(c1));
     volatile tt_l1_ptr uint32_t* w = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(out);
     w[0] = a ^ b ^ c;

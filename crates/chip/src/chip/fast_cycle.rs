@@ -46,13 +46,7 @@ impl Chip {
         width: usize,
     ) -> Result<Spread, SpreadError> {
         self.spread_started = Some(Instant::now());
-        let threads = self.threads;
-        if self.pool.as_ref().is_some_and(|(w, _)| *w != threads) {
-            self.pool = None;
-        }
-        let (_, pool) = self
-            .pool
-            .get_or_insert_with(|| (threads, crate::pool::Pool::new(threads)));
+        let pool = crate::pool::pool_for(&mut self.pool, self.threads);
         let mut faces = self.noc.tile_faces();
         let mut submit = std::mem::take(&mut self.submit);
         submit.clear();

@@ -123,7 +123,11 @@ impl Chip {
                 return Err(e.at_cycle(ec));
             }
             self.cycle = c;
-            self.noc_tick(c)?;
+            if let Err(e) = self.noc_tick(c) {
+                self.earliest = 0;
+                self.any_busy = true;
+                return Err(e);
+            }
             self.cycle = c + 1;
             // Every tile at this cycle's end: a tile still ahead has not become done by
             // then (it stops in the cycle it does), so the condition cannot hold yet.
@@ -176,13 +180,7 @@ impl Chip {
             ));
         }
         if width >= 2 {
-            let threads = self.threads;
-            if self.pool.as_ref().is_some_and(|(w, _)| *w != threads) {
-                self.pool = None;
-            }
-            let (_, pool) = self
-                .pool
-                .get_or_insert_with(|| (threads, crate::pool::Pool::new(threads)));
+            let pool = crate::pool::pool_for(&mut self.pool, self.threads);
             let run = TileRun {
                 tiles: &mut self.tiles,
                 faces,

@@ -103,3 +103,15 @@ pub fn chip(tiles: &str, schedule: Schedule) -> Chip {
     c.set_schedule(schedule).expect("schedule");
     c
 }
+
+/// Puts `program(i)` at L1 0 of tile `i` and releases its BRISC (soft reset 0x47000); returns
+/// the tiles' coordinates in slot order.
+pub fn release_briscs(c: &mut Chip, program: impl Fn(usize) -> Vec<u8>) -> Vec<(u8, u8)> {
+    let xy: Vec<(u8, u8)> = c.tiles().iter().map(|t| (t.node().x, t.node().y)).collect();
+    for (i, &(x, y)) in xy.iter().enumerate() {
+        c.write_l1(x, y, 0, &program(i)).expect("program");
+        c.write_reg(x, y, 0xFFB1_21B0, 0x47000)
+            .expect("release BRISC");
+    }
+    xy
+}

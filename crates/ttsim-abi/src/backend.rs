@@ -32,6 +32,8 @@ pub struct BackendConfig {
     pub timeline: Option<(std::path::PathBuf, bhemu_trace::TraceOptions)>,
     /// Report Dst reads inside a write's shadow on stderr (`BHEMU_CHECK_HAZARDS=1`).
     pub check_hazards: bool,
+    /// Per-hop NoC latency instead of functional timing (`BHEMU_NOC_HOPS=1`).
+    pub noc_hops: bool,
     /// Serve gdb on this port over these tiles' harts (`BHEMU_GDB`, `BHEMU_GDB_TILES`).
     pub gdb: Option<(u16, Vec<(u8, u8)>)>,
 }

@@ -82,6 +82,11 @@ impl ChipBackend {
         };
         let mut chip = Chip::new(&ChipConfig {
             strictness,
+            timing: if cfg.noc_hops {
+                bhemu_chip::Timing::BLACKHOLE
+            } else {
+                bhemu_chip::Timing::Functional
+            },
             ..ChipConfig::default()
         })
         .map_err(|e| chip_error(e, "init"))?;
@@ -327,6 +332,20 @@ mod tests {
 
     fn strict() -> ChipBackend {
         ChipBackend::new(&BackendConfig::default()).expect("chip")
+    }
+
+    /// `BHEMU_NOC_HOPS=1` (`noc_hops`) gives the chip per-hop NoC timing: a lookahead of 20
+    /// cycles instead of functional timing's 1.
+    #[test]
+    fn noc_hops_config_gives_the_chip_per_hop_timing() {
+        assert_eq!(strict().chip.noc().lookahead(), 1);
+        let hops = ChipBackend::new(&BackendConfig {
+            noc_hops: true,
+            ..BackendConfig::default()
+        })
+        .expect("chip");
+        assert_eq!(hops.chip.noc().timing(), bhemu_chip::Timing::BLACKHOLE);
+        assert_eq!(hops.chip.noc().lookahead(), 20);
     }
 
     /// `BHEMU_CHECK_HAZARDS`: an SFPLOAD one cycle after ZEROACC cleared its Dst block, on

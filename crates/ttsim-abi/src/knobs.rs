@@ -44,6 +44,9 @@ pub struct Knobs {
     /// `BHEMU_CHECK_HAZARDS=1`: report every SFPU read of a Dst block within four cycles of a
     /// Matrix Unit write to it (a missing STALLWAIT; `bhemu_tensix::matrix::hazard`) on stderr.
     pub check_hazards: bool,
+    /// `BHEMU_NOC_HOPS=1`: per-hop NoC latency (`Timing::BLACKHOLE`: 2 x 5 NIU cycles + 9 per
+    /// hop) instead of functional timing, as `bhemu boot/run --noc-hops`.
+    pub noc_hops: bool,
     /// `BHEMU_GDB=PORT`: serve gdb on 127.0.0.1:PORT from within the clock calls
     /// (`bhemu_gdb::clocked`, docs/gdb.md) over the harts of `BHEMU_GDB_TILES` (`X,Y;...`,
     /// default `1,2`).
@@ -136,6 +139,12 @@ impl Knobs {
             &mut problems,
         );
         k.stats = flag(&get, "BHEMU_STATS", "no statistics", &mut problems);
+        k.noc_hops = flag(
+            &get,
+            "BHEMU_NOC_HOPS",
+            "functional NoC timing",
+            &mut problems,
+        );
         if let Some(v) = get("BHEMU_GDB").filter(|v| !v.trim().is_empty()) {
             let tiles = match get("BHEMU_GDB_TILES").filter(|t| !t.trim().is_empty()) {
                 Some(t) => bhemu_gdb::parse_tiles("BHEMU_GDB_TILES", &t).map_err(|e| e.0),
@@ -265,6 +274,11 @@ mod tests {
     fn check_hazards_knob_is_on_only_for_1() {
         assert!(parse(&[("BHEMU_CHECK_HAZARDS", "1")]).0.check_hazards);
         assert!(!parse(&[]).0.check_hazards);
+        assert!(parse(&[("BHEMU_NOC_HOPS", "1")]).0.noc_hops);
+        let (k, p) = parse(&[("BHEMU_NOC_HOPS", "yes")]);
+        assert!(!k.noc_hops);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].contains("BHEMU_NOC_HOPS"), "{p:?}");
         let (k, p) = parse(&[("BHEMU_CHECK_HAZARDS", "0")]);
         assert!(!k.check_hazards && p.is_empty());
         let (k, p) = parse(&[("BHEMU_CHECK_HAZARDS", "yes")]);

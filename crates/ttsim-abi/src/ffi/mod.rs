@@ -80,6 +80,7 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
         hang_cycles: k.hang_cycles,
         timeline: k.timeline.clone(),
         check_hazards: k.check_hazards,
+        noc_hops: k.noc_hops,
         gdb: k.gdb.clone(),
     };
     abi.said.clear();

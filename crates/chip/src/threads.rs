@@ -200,7 +200,6 @@ pub(crate) fn tile_quantum(
             if *due >= to {
                 break;
             }
-            out.last = Some(*due - 1);
             c = *due;
         }
         let r = steps(t, face, due, busy, c);

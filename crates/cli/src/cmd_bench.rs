@@ -112,11 +112,7 @@ fn print_phase(label: &str, tiles: usize, r: &RunReport, cpu_s: Option<f64>) {
 
 fn booted(a: &ChipBenchArgs, fw: &Firmware, tiles: usize) -> Result<(Chip, RunReport), CliError> {
     let sel = grid::parse_tiles(&tiles.to_string()).map_err(cerr)?;
-    let timing = if a.noc_hops {
-        Timing::BLACKHOLE
-    } else {
-        Timing::Functional
-    };
+    let timing = Timing::per_hop(a.noc_hops);
     let mut chip = Chip::new(&ChipConfig {
         tiles: sel,
         timing,

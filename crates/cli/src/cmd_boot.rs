@@ -179,11 +179,7 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
     } else {
         Strictness::Strict
     };
-    let timing = if a.noc_hops {
-        Timing::BLACKHOLE
-    } else {
-        Timing::Functional
-    };
+    let timing = Timing::per_hop(a.noc_hops);
     let cfg = ChipConfig {
         tiles,
         strictness,

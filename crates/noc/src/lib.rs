@@ -175,6 +175,15 @@ impl Timing {
         niu_cycles: 5,
         cycles_per_hop: 9,
     };
+
+    /// [`Timing::BLACKHOLE`] when `per_hop` (a `--noc-hops` flag or knob), else functional.
+    pub fn per_hop(per_hop: bool) -> Timing {
+        if per_hop {
+            Timing::BLACKHOLE
+        } else {
+            Timing::Functional
+        }
+    }
 }
 
 /// Longest request accepted: 256 packets of 16 KiB, the most an 8-bit outstanding counter can

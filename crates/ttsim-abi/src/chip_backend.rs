@@ -82,11 +82,7 @@ impl ChipBackend {
         };
         let mut chip = Chip::new(&ChipConfig {
             strictness,
-            timing: if cfg.noc_hops {
-                bhemu_chip::Timing::BLACKHOLE
-            } else {
-                bhemu_chip::Timing::Functional
-            },
+            timing: bhemu_chip::Timing::per_hop(cfg.noc_hops),
             ..ChipConfig::default()
         })
         .map_err(|e| chip_error(e, "init"))?;

@@ -85,7 +85,21 @@ impl Chip {
         let mut first_err = first_err.map(|(c, cp, i, e)| (c, cp, i, *e));
         let mut visited = ran.iter().any(|r| r.visited);
         let mut written = ran.iter().any(|r| r.written);
-        for c in from..stop {
+        // The first cycle with catch-up work: a tile that stopped early (its requests' cycle,
+        // then the cycles it lags) or left requests in the last cycle. Before it the NoC has
+        // nothing to accept and nothing due (the quantum ends at its next due step).
+        let begin = self
+            .tiles
+            .iter()
+            .zip(&last)
+            .filter_map(|(t, l)| match *l {
+                None => Some(from),
+                Some(l) if l + 1 < to || t.has_requests() => Some(l),
+                Some(_) => None,
+            })
+            .min()
+            .unwrap_or(to - 1);
+        for c in begin..stop {
             for i in 0..n {
                 let lagging = last.get(i).is_some_and(|l| l.is_none_or(|l| l < c));
                 let Some(t) = self.tiles.get_mut(i) else {

@@ -413,11 +413,7 @@ pub fn execute(a: &RunArgs) -> Result<Outcome, CliError> {
     })?;
     let mut chip = Chip::new(&ChipConfig {
         tiles,
-        timing: if a.noc_hops {
-            bhemu_chip::Timing::BLACKHOLE
-        } else {
-            bhemu_chip::Timing::Functional
-        },
+        timing: bhemu_chip::Timing::per_hop(a.noc_hops),
         ..ChipConfig::default()
     })
     .map_err(err)?;

@@ -3,6 +3,7 @@
 //! 4 KiB chunks around the code actually executed and is capped, beyond which instructions are
 //! decoded on every execution (correct, only slower). Entries are invalidated by the hart's own
 //! stores, by `fence.i` and by [`crate::Hart::invalidate_code`].
+use crate::block::Blocks;
 use bhemu_isa::riscv::{
     decode, AmoOp, BranchOp, CsrOp, ImmOp, Insn, LoadOp, RegOp, StoreOp, UnaryOp,
 };
@@ -346,6 +347,8 @@ pub(crate) struct DecodeCache {
     words: Vec<u32>,
     /// Fresh windows started for far code so far (see [`MAX_RESTARTS`]).
     restarts: u32,
+    /// Basic blocks built from `ops`, dropped whenever a decoded slot changes.
+    pub blocks: Blocks,
 }
 
 impl DecodeCache {
@@ -355,6 +358,7 @@ impl DecodeCache {
             ops: Vec::new(),
             words: Vec::new(),
             restarts: 0,
+            blocks: Blocks::default(),
         }
     }
 
@@ -387,7 +391,11 @@ impl DecodeCache {
             return;
         }
         let i = self.index(pc);
+        let slots = self.ops.len();
         if let (Some(o), Some(w)) = (self.ops.get_mut(i), self.words.get_mut(i)) {
+            if o.kind != Kind::Empty && *o != op {
+                self.blocks.reset(slots);
+            }
             *o = op;
             *w = word;
         }
@@ -433,6 +441,7 @@ impl DecodeCache {
         self.base = lo as u32;
         self.ops = ops;
         self.words = words;
+        self.blocks.reset(self.ops.len());
         true
     }
 
@@ -440,8 +449,12 @@ impl DecodeCache {
     #[inline(always)]
     pub fn invalidate_word(&mut self, addr: u32) {
         let i = self.index(addr);
+        let slots = self.ops.len();
         if let Some(o) = self.ops.get_mut(i) {
-            o.kind = Kind::Empty;
+            if o.kind != Kind::Empty {
+                o.kind = Kind::Empty;
+                self.blocks.reset(slots);
+            }
         }
     }
 
@@ -455,11 +468,16 @@ impl DecodeCache {
         let end = base + self.ops.len() as u64 * 4;
         let (lo, hi) = (lo.max(base), hi.min(end));
         let mut a = lo;
+        let mut hit = false;
         while a < hi {
             if let Some(o) = self.ops.get_mut(((a - base) / 4) as usize) {
+                hit |= o.kind != Kind::Empty;
                 o.kind = Kind::Empty;
             }
             a += 4;
+        }
+        if hit {
+            self.blocks.reset(self.ops.len());
         }
     }
 
@@ -467,6 +485,14 @@ impl DecodeCache {
         for o in &mut self.ops {
             o.kind = Kind::Empty;
         }
+        self.blocks.reset(self.ops.len());
+    }
+
+    /// The id of the block of private instructions starting at `pc` (see [`crate::block`]).
+    #[inline(always)]
+    pub fn block_id(&mut self, pc: u32) -> Option<u32> {
+        let slot = self.index(pc);
+        self.blocks.id(&self.ops, slot, pc)
     }
 }
 

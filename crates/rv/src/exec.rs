@@ -36,6 +36,91 @@ impl Default for Core {
     }
 }
 
+/// The result of a straight-line private op (ALU, `lui`/`auipc`; `fence` gives 0, which its
+/// lowered `rd` — the x0 sink — absorbs): each rule once, for the executor and for blocks
+/// ([`crate::block`]). `a`/`b` are `rs1`/`rs2`. Other kinds give 0; neither caller passes them.
+#[inline(always)]
+pub(crate) fn value(kind: Kind, a: u32, b: u32, imm: u32) -> u32 {
+    match kind {
+        Kind::Li => imm,
+        Kind::Addi => a.wrapping_add(imm),
+        Kind::Slti => u32::from((a as i32) < (imm as i32)),
+        Kind::Sltiu => u32::from(a < imm),
+        Kind::Xori => a ^ imm,
+        Kind::Ori => a | imm,
+        Kind::Andi => a & imm,
+        Kind::Slli => a.wrapping_shl(imm),
+        Kind::Srli => a.wrapping_shr(imm),
+        Kind::Srai => (a as i32).wrapping_shr(imm) as u32,
+        Kind::Rori => a.rotate_right(imm & 31),
+        Kind::Grevi => alu::grev(a, imm),
+        Kind::Add => a.wrapping_add(b),
+        Kind::Sub => a.wrapping_sub(b),
+        // Register shifts use only the low 5 bits of rs2 (wrapping_shl/shr mask them).
+        Kind::Sll => a.wrapping_shl(b),
+        Kind::Slt => u32::from((a as i32) < (b as i32)),
+        Kind::Sltu => u32::from(a < b),
+        Kind::Xor => a ^ b,
+        Kind::Srl => a.wrapping_shr(b),
+        Kind::Sra => (a as i32).wrapping_shr(b) as u32,
+        Kind::Or => a | b,
+        Kind::And => a & b,
+        Kind::Mul => a.wrapping_mul(b),
+        Kind::Mulh => alu::mulh(a, b),
+        Kind::Mulhsu => alu::mulhsu(a, b),
+        Kind::Mulhu => alu::mulhu(a, b),
+        Kind::Div => alu::div(a, b),
+        Kind::Divu => alu::divu(a, b),
+        Kind::Rem => alu::rem(a, b),
+        Kind::Remu => alu::remu(a, b),
+        Kind::Sh1add => (a << 1).wrapping_add(b),
+        Kind::Sh2add => (a << 2).wrapping_add(b),
+        Kind::Sh3add => (a << 3).wrapping_add(b),
+        Kind::Andn => a & !b,
+        Kind::Orn => a | !b,
+        Kind::Xnor => !(a ^ b),
+        Kind::Max => (a as i32).max(b as i32) as u32,
+        Kind::Maxu => a.max(b),
+        Kind::Min => (a as i32).min(b as i32) as u32,
+        Kind::Minu => a.min(b),
+        Kind::Rol => a.rotate_left(b & 31),
+        Kind::Ror => a.rotate_right(b & 31),
+        Kind::Pack => (a & 0xffff) | (b << 16),
+        Kind::Clz => a.leading_zeros(),
+        Kind::Ctz => a.trailing_zeros(),
+        Kind::Cpop => a.count_ones(),
+        Kind::SextB => a as u8 as i8 as i32 as u32,
+        Kind::SextH => a as u16 as i16 as i32 as u32,
+        Kind::OrcB => alu::orc_b(a),
+        Kind::Fence
+        | Kind::Empty
+        | Kind::Jal
+        | Kind::Jalr
+        | Kind::Beq
+        | Kind::Bne
+        | Kind::Blt
+        | Kind::Bge
+        | Kind::Bltu
+        | Kind::Bgeu
+        | Kind::Lb
+        | Kind::Lh
+        | Kind::Lw
+        | Kind::Lbu
+        | Kind::Lhu
+        | Kind::Sb
+        | Kind::Sh
+        | Kind::Sw
+        | Kind::Amo
+        | Kind::Csr
+        | Kind::FenceI
+        | Kind::Ecall
+        | Kind::Ebreak
+        | Kind::Mret
+        | Kind::Tensix
+        | Kind::Illegal => 0,
+    }
+}
+
 impl Core {
     #[inline(always)]
     fn r(&self, i: u8) -> u32 {
@@ -46,6 +131,12 @@ impl Core {
     #[inline(always)]
     fn w(&mut self, rd: u8, v: u32) {
         self.x[usize::from(rd) & 63] = v;
+    }
+
+    /// Executes a block's body: straight-line private ops only, which cannot fail or jump.
+    #[inline(always)]
+    pub(crate) fn run_body(&mut self, body: &[Op]) {
+        crate::block::run_body(&mut self.x, body);
     }
 
     #[inline(always)]
@@ -112,7 +203,6 @@ impl Core {
             }};
         }
         let v = match op.kind {
-            Kind::Li => imm,
             Kind::Jal => {
                 if imm & 3 != 0 {
                     return Flow::Exception(E::MisalignedFetch, imm);
@@ -142,55 +232,55 @@ impl Core {
             Kind::Sb => store!(Width::Byte),
             Kind::Sh => store!(Width::Half),
             Kind::Sw => store!(Width::Word),
-            Kind::Addi => a.wrapping_add(imm),
-            Kind::Slti => u32::from((a as i32) < (imm as i32)),
-            Kind::Sltiu => u32::from(a < imm),
-            Kind::Xori => a ^ imm,
-            Kind::Ori => a | imm,
-            Kind::Andi => a & imm,
-            Kind::Slli => a.wrapping_shl(imm),
-            Kind::Srli => a.wrapping_shr(imm),
-            Kind::Srai => (a as i32).wrapping_shr(imm) as u32,
-            Kind::Rori => a.rotate_right(imm & 31),
-            Kind::Grevi => alu::grev(a, imm),
-            Kind::Add => a.wrapping_add(b),
-            Kind::Sub => a.wrapping_sub(b),
-            // Register shifts use only the low 5 bits of rs2 (wrapping_shl/shr mask them).
-            Kind::Sll => a.wrapping_shl(b),
-            Kind::Slt => u32::from((a as i32) < (b as i32)),
-            Kind::Sltu => u32::from(a < b),
-            Kind::Xor => a ^ b,
-            Kind::Srl => a.wrapping_shr(b),
-            Kind::Sra => (a as i32).wrapping_shr(b) as u32,
-            Kind::Or => a | b,
-            Kind::And => a & b,
-            Kind::Mul => a.wrapping_mul(b),
-            Kind::Mulh => alu::mulh(a, b),
-            Kind::Mulhsu => alu::mulhsu(a, b),
-            Kind::Mulhu => alu::mulhu(a, b),
-            Kind::Div => alu::div(a, b),
-            Kind::Divu => alu::divu(a, b),
-            Kind::Rem => alu::rem(a, b),
-            Kind::Remu => alu::remu(a, b),
-            Kind::Sh1add => (a << 1).wrapping_add(b),
-            Kind::Sh2add => (a << 2).wrapping_add(b),
-            Kind::Sh3add => (a << 3).wrapping_add(b),
-            Kind::Andn => a & !b,
-            Kind::Orn => a | !b,
-            Kind::Xnor => !(a ^ b),
-            Kind::Max => (a as i32).max(b as i32) as u32,
-            Kind::Maxu => a.max(b),
-            Kind::Min => (a as i32).min(b as i32) as u32,
-            Kind::Minu => a.min(b),
-            Kind::Rol => a.rotate_left(b & 31),
-            Kind::Ror => a.rotate_right(b & 31),
-            Kind::Pack => (a & 0xffff) | (b << 16),
-            Kind::Clz => a.leading_zeros(),
-            Kind::Ctz => a.trailing_zeros(),
-            Kind::Cpop => a.count_ones(),
-            Kind::SextB => a as u8 as i8 as i32 as u32,
-            Kind::SextH => a as u16 as i16 as i32 as u32,
-            Kind::OrcB => alu::orc_b(a),
+            Kind::Li
+            | Kind::Addi
+            | Kind::Slti
+            | Kind::Sltiu
+            | Kind::Xori
+            | Kind::Ori
+            | Kind::Andi
+            | Kind::Slli
+            | Kind::Srli
+            | Kind::Srai
+            | Kind::Rori
+            | Kind::Grevi
+            | Kind::Add
+            | Kind::Sub
+            | Kind::Sll
+            | Kind::Slt
+            | Kind::Sltu
+            | Kind::Xor
+            | Kind::Srl
+            | Kind::Sra
+            | Kind::Or
+            | Kind::And
+            | Kind::Mul
+            | Kind::Mulh
+            | Kind::Mulhsu
+            | Kind::Mulhu
+            | Kind::Div
+            | Kind::Divu
+            | Kind::Rem
+            | Kind::Remu
+            | Kind::Sh1add
+            | Kind::Sh2add
+            | Kind::Sh3add
+            | Kind::Andn
+            | Kind::Orn
+            | Kind::Xnor
+            | Kind::Max
+            | Kind::Maxu
+            | Kind::Min
+            | Kind::Minu
+            | Kind::Rol
+            | Kind::Ror
+            | Kind::Pack
+            | Kind::Clz
+            | Kind::Ctz
+            | Kind::Cpop
+            | Kind::SextB
+            | Kind::SextH
+            | Kind::OrcB => value(op.kind, a, b, imm),
             Kind::Fence => return Flow::Next(next),
             Kind::Amo => return self.exec_amo(cache, bus, op, a, b, next),
             Kind::Csr => return Flow::Slow,

@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use crate::bus::{Access, Bus};
-use crate::cache::{lower, DecodeCache, Op, EMPTY};
+use crate::cache::{lower, DecodeCache, Kind, Op, EMPTY};
 use crate::error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 use crate::exec::Core;
 
@@ -330,24 +330,66 @@ impl Hart {
         }
         let mut pc = self.pc;
         let mut n = 0u64;
+        // Whole blocks while the budget holds one (crate::block); the tail one op at a time.
+        let Some(mut id) = self.cache.block_id(pc) else {
+            return 0;
+        };
+        while let Some(&b) = self.cache.blocks.at(id) {
+            if max - n < b.whole() {
+                n += self.run_private_ops(&mut pc, max - n);
+                break;
+            }
+            self.core.run_body(self.cache.blocks.body(&b));
+            n += u64::from(b.len);
+            pc = b.end;
+            if b.term.kind != Kind::Empty {
+                // A branch or jump either retires or reports a misaligned target before
+                // writing anything; the latter is left to the next ordinary step.
+                match self.core.exec(&mut self.cache, &mut NoBus, b.term, pc) {
+                    Flow::Next(next) => {
+                        pc = next;
+                        n += 1;
+                    }
+                    _ => break,
+                }
+            }
+            // A body split at MAX_BODY, or one that stopped before an op decoded since, goes
+            // on; otherwise there is no block at `pc`.
+            if n >= max {
+                break;
+            }
+            id = if b.succ != 0 && b.succ_pc == pc {
+                b.succ
+            } else {
+                let Some(next) = self.cache.block_id(pc) else {
+                    break;
+                };
+                self.cache.blocks.link(id, pc, next);
+                next
+            };
+        }
+        self.pc = pc;
+        self.skip_retired(n);
+        n
+    }
+
+    /// [`Hart::run_private`] one cached op at a time, for at most `max` ops from `*pc`.
+    fn run_private_ops(&mut self, pc: &mut u32, max: u64) -> u64 {
+        let mut n = 0u64;
         let mut bus = NoBus;
         while n < max {
-            let Some(op) = self.cache.get(pc) else { break };
+            let Some(op) = self.cache.get(*pc) else { break };
             if !op.kind.is_private() {
                 break;
             }
-            // A private op either retires or reports a misaligned target before writing
-            // anything; the latter is left to the next ordinary step.
-            match self.core.exec(&mut self.cache, &mut bus, op, pc) {
+            match self.core.exec(&mut self.cache, &mut bus, op, *pc) {
                 Flow::Next(next) => {
-                    pc = next;
+                    *pc = next;
                     n += 1;
                 }
                 _ => break,
             }
         }
-        self.pc = pc;
-        self.skip_retired(n);
         n
     }
 

@@ -1,6 +1,7 @@
 //! One RV32 hart of a Blackhole baby RISC-V core, over a [`Bus`]. The hart knows nothing about
 //! Tensix tiles: `.ttinsn` and custom CSRs go to the bus, which a tile implements.
 pub mod alu;
+mod block;
 pub mod bus;
 mod cache;
 mod csr;

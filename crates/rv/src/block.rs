@@ -25,6 +25,8 @@ pub(crate) struct Block {
     /// `jal`, `jalr`) executed as the block's last instruction, or an op of kind `Empty` when
     /// it is anything else — not private, or not decoded yet — and the run stops before it.
     pub term: Op,
+    /// The pc of its first instruction.
+    pub start: u32,
     pub body: u32,
     pub len: u32,
     /// The pc of the instruction after the body.
@@ -48,10 +50,16 @@ impl Block {
 /// no control op (the run goes on with the next block).
 pub(crate) const MAX_BODY: usize = 64;
 
-/// Blocks by the slot of their first instruction (the decode cache's window and indexing).
+/// Entries of [`Blocks`]' index: a hart's hot code is a few loops, and a fixed index costs
+/// nothing to set up — one slot per instruction of the decode window, 140 tiles x 5 harts
+/// over, was measured to slow the firmware boot (memory to allocate and clear at each reset).
+const INDEX: usize = 256;
+
+/// Blocks by the pc of their first instruction: built on first use, found again through a
+/// small direct-mapped index (a collision just builds the block again).
 #[derive(Default)]
 pub(crate) struct Blocks {
-    /// Per slot of the window: 0, or 1 + the block's index in `list`.
+    /// By (first instruction's slot mod [`INDEX`]): 0, or 1 + the block's index in `list`.
     index: Vec<u32>,
     list: Vec<Block>,
     /// The body ops of every block, back to back.
@@ -73,11 +81,10 @@ impl Kind {
 }
 
 impl Blocks {
-    /// Drops every block; `slots` is the decode window's length now.
-    pub fn reset(&mut self, slots: usize) {
-        if !self.list.is_empty() || self.index.len() != slots {
-            self.index.clear();
-            self.index.resize(slots, 0);
+    /// Drops every block.
+    pub fn reset(&mut self) {
+        if !self.list.is_empty() {
+            self.index.fill(0);
             self.list.clear();
             self.arena.clear();
         }
@@ -89,12 +96,10 @@ impl Blocks {
     /// goes on with the block at its end, built once that slot is decoded.
     #[inline]
     pub fn id(&mut self, ops: &[Op], slot: usize, pc: u32) -> Option<u32> {
-        if self.index.len() != ops.len() {
-            self.reset(ops.len());
-        }
-        match *self.index.get(slot)? {
-            0 => self.build(ops, slot, pc),
-            id => Some(id),
+        let id = self.index.get(slot % INDEX).copied().unwrap_or(0);
+        match self.at(id) {
+            Some(b) if b.start == pc => Some(id),
+            _ => self.build(ops, slot, pc),
         }
     }
 
@@ -120,9 +125,13 @@ impl Blocks {
         if !first.kind.is_private() {
             return None;
         }
-        // Garbage from rebuilt blocks stays in the arena until the next reset; keep it bounded.
+        // Blocks displaced from the index stay in the arena until the next reset; keep them
+        // bounded.
         if self.arena.len() > 4 * ops.len() + 1024 {
-            self.reset(ops.len());
+            self.reset();
+        }
+        if self.index.is_empty() {
+            self.index = vec![0; INDEX];
         }
         let rest = ops.get(slot..)?;
         let len = rest
@@ -136,6 +145,7 @@ impl Blocks {
             .filter(|o| o.kind.is_control())
             .unwrap_or(EMPTY);
         let b = Block {
+            start: pc,
             body: self.arena.len() as u32,
             len: len as u32,
             end: pc.wrapping_add(4 * len as u32),
@@ -146,7 +156,7 @@ impl Blocks {
         self.arena.extend_from_slice(rest.get(..len).unwrap_or(&[]));
         self.list.push(b);
         let id = self.list.len() as u32;
-        if let Some(i) = self.index.get_mut(slot) {
+        if let Some(i) = self.index.get_mut(slot % INDEX) {
             *i = id;
         }
         Some(id)

@@ -391,10 +391,9 @@ impl DecodeCache {
             return;
         }
         let i = self.index(pc);
-        let slots = self.ops.len();
         if let (Some(o), Some(w)) = (self.ops.get_mut(i), self.words.get_mut(i)) {
             if o.kind != Kind::Empty && *o != op {
-                self.blocks.reset(slots);
+                self.blocks.reset();
             }
             *o = op;
             *w = word;
@@ -441,7 +440,7 @@ impl DecodeCache {
         self.base = lo as u32;
         self.ops = ops;
         self.words = words;
-        self.blocks.reset(self.ops.len());
+        self.blocks.reset();
         true
     }
 
@@ -449,11 +448,10 @@ impl DecodeCache {
     #[inline(always)]
     pub fn invalidate_word(&mut self, addr: u32) {
         let i = self.index(addr);
-        let slots = self.ops.len();
         if let Some(o) = self.ops.get_mut(i) {
             if o.kind != Kind::Empty {
                 o.kind = Kind::Empty;
-                self.blocks.reset(slots);
+                self.blocks.reset();
             }
         }
     }
@@ -477,7 +475,7 @@ impl DecodeCache {
             a += 4;
         }
         if hit {
-            self.blocks.reset(self.ops.len());
+            self.blocks.reset();
         }
     }
 
@@ -485,7 +483,7 @@ impl DecodeCache {
         for o in &mut self.ops {
             o.kind = Kind::Empty;
         }
-        self.blocks.reset(self.ops.len());
+        self.blocks.reset();
     }
 
     /// The id of the block of private instructions starting at `pc` (see [`crate::block`]).

@@ -296,3 +296,54 @@ fn a_run_goes_on_through_code_decoded_after_its_block_was_built() {
     assert_eq!(h.run_private(10), 3);
     assert_eq!((h.pc(), h.reg(5)), (12, 3));
 }
+
+/// Two loops whose blocks land on the same entry of the block index (their first instructions
+/// 256 words apart), run in turn: each finds its own block or builds it again, never the other's.
+#[test]
+fn loops_that_share_an_index_entry_each_run_their_own_code() {
+    let bne = |rs1, rs2, offset| Insn::Branch {
+        op: BranchOp::Bne,
+        rs1,
+        rs2,
+        offset,
+    };
+    let mut code = vec![
+        addi(5, 5, 1),
+        bne(5, 7, -4),
+        Insn::Jal {
+            rd: 0,
+            offset: 1016,
+        },
+    ];
+    code.resize(256, addi(0, 0, 0));
+    code.extend([
+        addi(6, 6, 3),
+        bne(6, 8, -4),
+        addi(7, 7, 100),
+        addi(8, 8, 300),
+        addi(9, 9, -1),
+        bne(9, 0, -1044),
+        STOP,
+    ]);
+    let start = |h: &mut Hart| {
+        h.set_reg(7, 100);
+        h.set_reg(8, 300);
+        h.set_reg(9, 5);
+    };
+    let (mut h, mut ram) = hart(&code);
+    start(&mut h);
+    let ahead = run(&mut h, &mut ram, |h| h.pc() == 1048);
+    assert!(ahead > 1000, "{ahead} instructions ahead");
+    // Five rounds: x5 counts to 100, 200, …, 500 by 1; x6 to 300, …, 1500 by 3.
+    assert_eq!(
+        (h.reg(5), h.reg(6), h.reg(7), h.reg(8)),
+        (500, 1500, 600, 1800)
+    );
+    let (mut stepped, mut ram) = hart(&code);
+    start(&mut stepped);
+    while stepped.pc() != 1048 {
+        assert_eq!(stepped.step_fast(&mut ram), Step::Retired);
+    }
+    assert_eq!(regs(&h), regs(&stepped));
+    assert_eq!(h.cycles(), stepped.cycles());
+}

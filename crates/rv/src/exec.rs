@@ -133,6 +133,48 @@ impl Core {
         self.x[usize::from(rd) & 63] = v;
     }
 
+    /// A branch or jump at `pc`: the next pc, or the misaligned-fetch exception (IALIGN = 32:
+    /// a taken branch or jump to a non-word address raises it on the branch, which then writes
+    /// nothing). `imm` is the lowered absolute target of `jal` and branches, the offset of
+    /// `jalr`; branches were lowered with `rd` = the x0 sink.
+    #[inline(always)]
+    pub(crate) fn control(&mut self, op: Op, pc: u32) -> Flow {
+        let a = self.r(op.rs1);
+        let b = self.r(op.rs2);
+        let imm = op.imm;
+        let next = pc.wrapping_add(4);
+        let taken = match op.kind {
+            Kind::Jal => {
+                if imm & 3 != 0 {
+                    return Flow::Exception(E::MisalignedFetch, imm);
+                }
+                self.w(op.rd, next);
+                return Flow::Next(imm);
+            }
+            Kind::Jalr => {
+                let t = a.wrapping_add(imm) & !1;
+                if t & 3 != 0 {
+                    return Flow::Exception(E::MisalignedFetch, t);
+                }
+                self.w(op.rd, next);
+                return Flow::Next(t);
+            }
+            Kind::Beq => a == b,
+            Kind::Bne => a != b,
+            Kind::Blt => (a as i32) < (b as i32),
+            Kind::Bge => (a as i32) >= (b as i32),
+            Kind::Bltu => a < b,
+            Kind::Bgeu => a >= b,
+            // Not a branch or jump: the executor never passes one.
+            _ => return Flow::Exception(E::IllegalInstruction, imm),
+        };
+        if taken {
+            self.jump(imm)
+        } else {
+            Flow::Next(next)
+        }
+    }
+
     /// Executes a block's body: straight-line private ops only, which cannot fail or jump.
     #[inline(always)]
     pub(crate) fn run_body(&mut self, body: &[Op]) {
@@ -151,15 +193,6 @@ impl Core {
         let b = self.r(op.rs2);
         let imm = op.imm;
         let next = pc.wrapping_add(4);
-        macro_rules! branch {
-            ($cond:expr) => {
-                return if $cond {
-                    self.jump(imm)
-                } else {
-                    Flow::Next(next)
-                }
-            };
-        }
         macro_rules! load {
             ($w:expr, $ext:expr) => {{
                 let addr = a.wrapping_add(imm);
@@ -203,27 +236,14 @@ impl Core {
             }};
         }
         let v = match op.kind {
-            Kind::Jal => {
-                if imm & 3 != 0 {
-                    return Flow::Exception(E::MisalignedFetch, imm);
-                }
-                self.w(op.rd, next);
-                return Flow::Next(imm);
-            }
-            Kind::Jalr => {
-                let t = a.wrapping_add(imm) & !1;
-                if t & 3 != 0 {
-                    return Flow::Exception(E::MisalignedFetch, t);
-                }
-                self.w(op.rd, next);
-                return Flow::Next(t);
-            }
-            Kind::Beq => branch!(a == b),
-            Kind::Bne => branch!(a != b),
-            Kind::Blt => branch!((a as i32) < (b as i32)),
-            Kind::Bge => branch!((a as i32) >= (b as i32)),
-            Kind::Bltu => branch!(a < b),
-            Kind::Bgeu => branch!(a >= b),
+            Kind::Jal
+            | Kind::Jalr
+            | Kind::Beq
+            | Kind::Bne
+            | Kind::Blt
+            | Kind::Bge
+            | Kind::Bltu
+            | Kind::Bgeu => return self.control(op, pc),
             Kind::Lb => load!(Width::Byte, |v: u32| v as u8 as i8 as i32 as u32),
             Kind::Lh => load!(Width::Half, |v: u32| v as u16 as i16 as i32 as u32),
             Kind::Lw => load!(Width::Word, |v: u32| v),

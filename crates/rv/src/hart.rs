@@ -335,23 +335,40 @@ impl Hart {
             return 0;
         };
         while let Some(&b) = self.cache.blocks.at(id) {
-            if max - n < b.whole() {
+            let whole = b.whole();
+            if max - n < whole {
                 n += self.run_private_ops(&mut pc, max - n);
                 break;
             }
-            self.core.run_body(self.cache.blocks.body(&b));
-            n += u64::from(b.len);
-            pc = b.end;
-            if b.term.kind != Kind::Empty {
+            let body = self.cache.blocks.body(&b);
+            let mut retired = true;
+            loop {
+                self.core.run_body(body);
+                pc = b.end;
+                if b.term.kind == Kind::Empty {
+                    n += u64::from(b.len);
+                    break;
+                }
                 // A branch or jump either retires or reports a misaligned target before
                 // writing anything; the latter is left to the next ordinary step.
-                match self.core.exec(&mut self.cache, &mut NoBus, b.term, pc) {
+                match self.core.control(b.term, pc) {
                     Flow::Next(next) => {
                         pc = next;
-                        n += 1;
+                        n += whole;
                     }
-                    _ => break,
+                    _ => {
+                        n += u64::from(b.len);
+                        retired = false;
+                        break;
+                    }
                 }
+                // A loop that branches back to its own start goes round here.
+                if pc != b.start || max - n < whole {
+                    break;
+                }
+            }
+            if !retired {
+                break;
             }
             // A body split at MAX_BODY, or one that stopped before an op decoded since, goes
             // on; otherwise there is no block at `pc`.

@@ -347,3 +347,94 @@ fn loops_that_share_an_index_entry_each_run_their_own_code() {
     assert_eq!(regs(&h), regs(&stepped));
     assert_eq!(h.cycles(), stepped.cycles());
 }
+
+/// A loop that branches back to its own block (the spin workload's) stops on exactly the
+/// cycle its budget ends, wherever in a pass that is, with what single steps leave.
+#[test]
+fn a_loop_stops_on_the_cycle_its_budget_ends() {
+    let code = [
+        addi(10, 10, -1),
+        Insn::Op {
+            op: RegOp::Add,
+            rd: 11,
+            rs1: 11,
+            rs2: 10,
+        },
+        Insn::Op {
+            op: RegOp::Xor,
+            rd: 12,
+            rs1: 12,
+            rs2: 11,
+        },
+        Insn::OpImm {
+            op: ImmOp::Slli,
+            rd: 13,
+            rs1: 12,
+            imm: 1,
+        },
+        Insn::Op {
+            op: RegOp::Or,
+            rd: 13,
+            rs1: 13,
+            rs2: 11,
+        },
+        Insn::Op {
+            op: RegOp::Add,
+            rd: 12,
+            rs1: 12,
+            rs2: 13,
+        },
+        Insn::Branch {
+            op: BranchOp::Bne,
+            rs1: 10,
+            rs2: 0,
+            offset: -24,
+        },
+        STOP,
+    ];
+    for budget in 1..=45u64 {
+        let (mut blocked, mut ram) = hart(&code);
+        let (mut stepped, mut ram2) = hart(&code);
+        for h in [&mut blocked, &mut stepped] {
+            h.set_reg(10, 5);
+        }
+        // One pass decodes the loop.
+        for _ in 0..7 {
+            assert_eq!(blocked.step_fast(&mut ram), Step::Retired);
+            assert_eq!(stepped.step_fast(&mut ram2), Step::Retired);
+        }
+        let ran = blocked.run_private(budget);
+        // Four passes are left (28 instructions), then the stop.
+        assert_eq!(ran, budget.min(28), "budget {budget}");
+        for _ in 0..ran {
+            assert_eq!(stepped.step_fast(&mut ram2), Step::Retired);
+        }
+        assert_eq!(blocked.pc(), stepped.pc(), "budget {budget}");
+        assert_eq!(regs(&blocked), regs(&stepped), "budget {budget}");
+        assert_eq!(blocked.cycles(), stepped.cycles(), "budget {budget}");
+    }
+}
+
+/// A jump to a misaligned target ends the run before it, unexecuted: its link register is
+/// not written, and the ordinary step that follows raises the exception.
+#[test]
+fn a_jump_to_a_misaligned_target_is_left_to_the_ordinary_step() {
+    let code = [
+        addi(5, 5, 1),
+        Insn::Jalr {
+            rd: 7,
+            rs1: 6,
+            offset: 2,
+        },
+        STOP,
+    ];
+    // Run both once so both are decoded: the jalr to 2 traps.
+    let (mut h, mut ram) = hart(&code);
+    assert_eq!(h.step_fast(&mut ram), Step::Retired);
+    assert_ne!(h.step_fast(&mut ram), Step::Retired, "jalr to 2 traps");
+    h.resume();
+    h.set_pc(0);
+    h.set_reg(5, 0);
+    let ran = h.run_private(10);
+    assert_eq!((ran, h.pc(), h.reg(5), h.reg(7)), (1, 4, 1, 0));
+}

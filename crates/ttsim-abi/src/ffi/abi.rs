@@ -152,7 +152,10 @@ impl Abi {
         }
     }
 
-    /// Every entry point starts here, with the lock held.
+    /// Every entry point starts here, with the lock held. The common case — knobs loaded, no
+    /// callback interrupted — stays inline (with [`Abi::healthy`], [`Abi::check`] and
+    /// [`null_buffer`]: tt-umd makes five calls per polling read).
+    #[inline]
     pub(super) fn enter(&mut self, call: &'static str, resume: bool) {
         if !resume {
             self.calls += 1;
@@ -160,6 +163,14 @@ impl Abi {
                 self.stats.clock_calls += 1;
             }
         }
+        if self.knobs.is_none() || (!resume && self.in_host_calls) {
+            self.enter_slow(call, resume);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn enter_slow(&mut self, call: &'static str, resume: bool) {
         if self.knobs.is_none() {
             self.load_knobs();
         }
@@ -235,18 +246,10 @@ impl Abi {
     }
 
     /// The device, if running and healthy. Otherwise logs why not (once per kind) and returns None.
+    #[inline]
     pub(super) fn healthy(&mut self, call: &'static str) -> Option<&mut Device> {
         if self.life != Life::Running || self.dev.is_none() {
-            let state = if self.life == Life::Uninit {
-                "before libttsim_init"
-            } else {
-                "after libttsim_exit"
-            };
-            self.log_once(
-                LogLevel::Error,
-                "not running",
-                &format!("libttsim_{call} called {state}: until libttsim_init, reads answer all-ones and other calls are ignored (said once)"),
-            );
+            self.not_running(call);
             return None;
         }
         if self.fault.is_some() {
@@ -255,7 +258,31 @@ impl Abi {
         self.dev.as_mut()
     }
 
+    #[cold]
+    #[inline(never)]
+    fn not_running(&mut self, call: &'static str) {
+        let state = if self.life == Life::Uninit {
+            "before libttsim_init"
+        } else {
+            "after libttsim_exit"
+        };
+        self.log_once(
+            LogLevel::Error,
+            "not running",
+            &format!("libttsim_{call} called {state}: until libttsim_init, reads answer all-ones and other calls are ignored (said once)"),
+        );
+    }
+
+    #[inline]
     pub(super) fn flush_warnings(&mut self) {
+        if self.dev.as_ref().is_some_and(|d| !d.warnings.is_empty()) {
+            self.log_warnings();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn log_warnings(&mut self) {
         let w = match self.dev.as_mut() {
             Some(d) if !d.warnings.is_empty() => std::mem::take(&mut d.warnings),
             _ => return,
@@ -266,15 +293,22 @@ impl Abi {
     }
 
     /// Result of a device operation: errors fault the device.
+    #[inline]
     pub(super) fn check(&mut self, call: &'static str, r: Result<(), BackendError>) -> bool {
         self.flush_warnings();
         match r {
             Ok(()) => true,
             Err(e) => {
-                self.fault(e.in_call(call));
+                self.fault_in(call, e);
                 false
             }
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fault_in(&mut self, call: &'static str, e: BackendError) {
+        self.fault(e.in_call(call));
     }
 
     /// After a device operation: turn the backend's host requests into callback calls. Most
@@ -433,16 +467,23 @@ pub(super) fn drive(call: &'static str, op: impl FnOnce(&mut Abi) -> Option<Batc
 }
 
 /// Check a caller's buffer: null with a non-zero size is misuse (logged, call ignored).
+#[inline]
 pub(super) fn null_buffer(abi: &mut Abi, call: &'static str, null: bool, size: u32) -> bool {
     if null && size > 0 {
-        abi.log_once(
-            LogLevel::Error,
-            &format!("null {call}"),
-            &format!("{call}: null buffer with size {size}; call ignored"),
-        );
-        trace!(abi, ("{call} null buffer size={size} -> ignored"));
+        null_buffer_misuse(abi, call, size);
         true
     } else {
         false
     }
+}
+
+#[cold]
+#[inline(never)]
+fn null_buffer_misuse(abi: &mut Abi, call: &'static str, size: u32) {
+    abi.log_once(
+        LogLevel::Error,
+        &format!("null {call}"),
+        &format!("{call}: null buffer with size {size}; call ignored"),
+    );
+    trace!(abi, ("{call} null buffer size={size} -> ignored"));
 }

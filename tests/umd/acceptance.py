@@ -334,16 +334,18 @@ def risc_resets(ctx):
     check("all tiles end held (0x47800)", not held, str(held[:4]))
 
 
-def wait_done(dev, tiles, what, need_sync):
+def wait_done(dev, tiles, what, need_sync, min_reads=0):
     """Poll every unfinished tile per round, one read of 0x68..0x4F3 each (one clock each, §6),
-    until the go signal reads DONE (and the sync word 0). Returns (reads, seconds, unfinished)."""
+    until the go signal reads DONE (and the sync word 0). Returns (reads, seconds, unfinished).
+    With `min_reads`, rounds over every tile go on until that many reads were made (the cost of
+    this polling on a chip that is already done)."""
     left = list(tiles)
     reads = 0
     t0 = time.perf_counter()
     last = {}
-    while left and reads < READ_BUDGET and time.perf_counter() - t0 < WALL_BUDGET:
+    while (left or reads < min_reads) and reads < READ_BUDGET and time.perf_counter() - t0 < WALL_BUDGET:
         still = []
-        for (x, y) in left:
+        for (x, y) in left or tiles:
             b = dev.noc_read(x, y, POLL_LO, POLL_HI - POLL_LO)
             reads += 1
             go = b[GO_MSG + 3 - POLL_LO]

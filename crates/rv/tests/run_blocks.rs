@@ -202,7 +202,8 @@ fn run(h: &mut Hart, ram: &mut FlatRam, until: impl Fn(&Hart) -> bool) -> u64 {
 #[test]
 fn a_store_over_code_drops_the_blocks_built_from_it() {
     let new_word = encode(&addi(6, 6, 5));
-    let code = [
+    // x6 += 2 until x5 reaches x7.
+    let lp = [
         addi(5, 5, 1),
         addi(6, 6, 2),
         Insn::Branch {
@@ -211,6 +212,11 @@ fn a_store_over_code_drops_the_blocks_built_from_it() {
             rs2: 7,
             offset: -8,
         },
+    ];
+    let code = [
+        lp[0],
+        lp[1],
+        lp[2],
         // Overwrite the loop's second instruction, then run the loop again from x5 = 0.
         Insn::Store {
             op: StoreOp::Sw,
@@ -229,17 +235,7 @@ fn a_store_over_code_drops_the_blocks_built_from_it() {
     assert_eq!((h.reg(5), h.reg(6)), (4, 4 * 2 + 4 * 5));
 
     // A write from outside: loop to x5 = 40 adding 2, patch to +5, loop on to 80.
-    let code = [
-        addi(5, 5, 1),
-        addi(6, 6, 2),
-        Insn::Branch {
-            op: BranchOp::Bne,
-            rs1: 5,
-            rs2: 7,
-            offset: -8,
-        },
-        STOP,
-    ];
+    let code = [lp[0], lp[1], lp[2], STOP];
     let (mut h, mut ram) = hart(&code);
     h.set_reg(7, 40);
     let ahead = run(&mut h, &mut ram, |h| h.pc() == 12);

@@ -5,14 +5,16 @@
 //! at a time pays, per instruction, a window lookup, a validity and a "private?" check, a pc
 //! update, a budget check and the op's result travelling back as a `Flow`. A block is the
 //! straight-line run of ALU ops up to the next control transfer, checked once when it is built:
-//! its body then executes as a plain loop over ops that cannot fail, and the control op that
-//! ends it (a branch or jump) is executed once per pass. On the 140-tile spin workload this
-//! is what a run-ahead instruction costs.
+//! its body then executes handler to handler ([`run_body`]) over ops that cannot fail, the
+//! control op that ends it (a branch or jump) once per pass, and a loop whose branch returns to
+//! the block's own start goes round without leaving it. On the 140-tile spin workload (a
+//! 7-instruction loop) that took a run-ahead instruction from ≈ 2.6 to ≈ 1.2 ns of host time.
 //!
 //! Blocks are derived from the decode cache and live in it ([`crate::cache::DecodeCache`]):
 //! any change to a decoded slot (a store over code, `fence.i`, `Hart::invalidate_code`, the
 //! window moving) drops them all, so a block never outlives the ops it was built from. A
-//! block that ended at a slot not decoded yet is rebuilt once that slot holds a private op.
+//! block that stopped before a slot not decoded yet stays as it is; once that slot is decoded,
+//! the run goes on from it with the block built there.
 use crate::cache::{Kind, Op, EMPTY};
 use crate::exec::value;
 
@@ -23,7 +25,9 @@ use crate::exec::value;
 pub(crate) struct Block {
     /// What the instruction at `end` is when the block is built: a private control op (branch,
     /// `jal`, `jalr`) executed as the block's last instruction, or an op of kind `Empty` when
-    /// it is anything else — not private, or not decoded yet — and the run stops before it.
+    /// it is anything else — a straight op after a body split at [`MAX_BODY`], an op that is
+    /// not private, or one not decoded yet: the run then goes on with the block at `end` if
+    /// there is one, else stops before it.
     pub term: Op,
     /// The pc of its first instruction.
     pub start: u32,
@@ -62,7 +66,7 @@ pub(crate) struct Blocks {
     /// By (first instruction's slot mod [`INDEX`]): 0, or 1 + the block's index in `list`.
     index: Vec<u32>,
     list: Vec<Block>,
-    /// The body ops of every block, back to back.
+    /// The body ops of every block, back to back; `list` and `arena` only grow until a reset.
     arena: Vec<Op>,
 }
 

@@ -70,20 +70,6 @@ pub(crate) struct Blocks {
     arena: Vec<Op>,
 }
 
-impl Kind {
-    /// A private op that always falls through to the next instruction: a block's body.
-    #[inline(always)]
-    pub(crate) fn is_straight(self) -> bool {
-        self.is_private() && !self.is_control()
-    }
-
-    /// Branches and jumps: the ops that end a block.
-    #[inline(always)]
-    pub(crate) fn is_control(self) -> bool {
-        (Kind::Jal as u8..=Kind::Bgeu as u8).contains(&(self as u8))
-    }
-}
-
 impl Blocks {
     /// Drops every block. Out of line: it is rare, and inlined into the store path of the
     /// executor it cost every hart step a few instructions (measured with callgrind).

@@ -102,6 +102,18 @@ impl Kind {
             || (Kind::Addi as u8..=Kind::OrcB as u8).contains(&k)
             || self == Kind::Fence
     }
+
+    /// Branches and jumps: the private ops that end a basic block (see [`crate::block`]).
+    #[inline(always)]
+    pub(crate) fn is_control(self) -> bool {
+        (Kind::Jal as u8..=Kind::Bgeu as u8).contains(&(self as u8))
+    }
+
+    /// A private op that always falls through to the next instruction: a block's body.
+    #[inline(always)]
+    pub(crate) fn is_straight(self) -> bool {
+        self.is_private() && !self.is_control()
+    }
 }
 
 /// One pre-decoded instruction (8 bytes); `rd` is [`X0_SINK`] for `x0`. `imm` holds the immediate, an absolute branch/jump

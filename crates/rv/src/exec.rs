@@ -147,12 +147,6 @@ impl Core {
         self.x[usize::from(rd) & 63] = v;
     }
 
-    /// Executes a block's body: straight-line private ops only, which cannot fail or jump.
-    #[inline(always)]
-    pub(crate) fn run_body(&mut self, body: &[Op]) {
-        crate::block::run_body(&mut self.x, body);
-    }
-
     #[inline(always)]
     pub(crate) fn exec<B: Bus>(
         &mut self,

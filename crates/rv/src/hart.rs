@@ -343,7 +343,7 @@ impl Hart {
             let body = self.cache.blocks.body(&b);
             let mut retired = true;
             loop {
-                self.core.run_body(body);
+                crate::block::run_body(&mut self.core.x, body);
                 pc = b.end;
                 if b.term.kind == Kind::Empty {
                     n += u64::from(b.len);
@@ -367,14 +367,11 @@ impl Hart {
                     break;
                 }
             }
-            if !retired {
+            if !retired || n >= max {
                 break;
             }
-            // A body split at MAX_BODY, or one that stopped before an op decoded since, goes
-            // on; otherwise there is no block at `pc`.
-            if n >= max {
-                break;
-            }
+            // On with the block at `pc` — also after a body split at MAX_BODY, or one that
+            // stopped before an op decoded since; none there ends the run.
             id = if b.succ != 0 && b.succ_pc == pc {
                 b.succ
             } else {

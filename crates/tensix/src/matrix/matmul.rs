@@ -3,9 +3,9 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md` (DOTPV.md and
 //! GAPOOL.md are MVMUL's model with the row count changed).
 
+use super::datapath::{self, Operand, Precision, Product, Term};
 use super::{
-    arith, fast, formats, read_src_fp, store_fp, store_int, store_row_f32, DstRows, Matmul,
-    MatrixCtx, Retired, SrcAStyle,
+    formats, read_word, store_int, write_word, DstRows, Matmul, MatrixCtx, Retired, SrcAStyle,
 };
 
 /// Which of the three row shapes the instruction has.
@@ -44,24 +44,24 @@ pub(super) fn mvmul(
     }
     let b_row = (ctx.regs.rwc_src_b & if bcast { 0x3f } else { 0x38 }) as usize;
     let dst_row = (f.dst + ctx.regs.dst_row_base) & (0x400 - num_rows);
-    let phase = (ctx.regs.fidelity_phase & 3) as u8;
+    let phase = ctx.regs.fidelity_phase & 3;
     let (a_bank, b_bank) = (ctx.regs.src_a_bank, ctx.regs.src_b_bank);
     let b_src_row = |i: usize| b_row + if bcast { 0 } else { i };
     let step = if bcast { 2 } else { 1 };
 
     if style == SrcAStyle::Int8 {
         let (ma, mb) = (
-            arith::src_a_int8_fidelity_mask(phase),
-            arith::src_b_int8_fidelity_mask(phase),
+            formats::src_a_int8_fidelity_mask(phase),
+            formats::src_b_int8_fidelity_mask(phase),
         );
         // SrcA[k][j] reduced to the phase's bits, read once for all rows.
         let a: [[i32; 16]; 16] = std::array::from_fn(|k| {
             let row = ctx.src_a.row(a_bank, a_row + k);
-            std::array::from_fn(|j| formats::read_src_int8(row[j] & ma))
+            std::array::from_fn(|j| formats::read_src_int8(row[j] & ma, true))
         });
         for i in (0..num_rows as usize).step_by(step) {
             let b_raw = ctx.src_b.row(b_bank, b_src_row(i));
-            let b: [i32; 16] = std::array::from_fn(|k| formats::read_src_int8(b_raw[k] & mb));
+            let b: [i32; 16] = std::array::from_fn(|k| formats::read_src_int8(b_raw[k] & mb, true));
             // Every column's `x += b[k] * a[k][j]` (k = 0..16); at most 16 * 1023^2, exact.
             let mut x = [0i32; 16];
             for (bk, a_k) in b.iter().zip(a.iter()) {
@@ -74,43 +74,23 @@ pub(super) fn mvmul(
             }
         }
     } else {
-        // The fast path in `f32` where it provably gives the model's bits ([`fast`]); the
-        // general model for the rows (or the block) where it declines.
-        let block = {
-            let mut raw = [[0u32; 16]; 16];
-            for (k, r) in raw.iter_mut().enumerate() {
-                *r = *ctx.src_a.row(a_bank, a_row + k);
-            }
-            fast::SrcABlock::load(style, phase, &raw)
-        };
-        let mut general_a: Option<[[f64; 16]; 16]> = None;
+        let (pa, pb, mode) = ctx.regs.format.datapath(style, dst32);
+        let adj = datapath::product_adj(mode, phase);
+        let block = SrcABlock::read(ctx, a_bank, a_row, pa, phase);
         for i in (0..num_rows as usize).step_by(step) {
             let b_raw = *ctx.src_b.row(b_bank, b_src_row(i));
+            let b: [Operand; 16] = std::array::from_fn(|k| Operand::read(b_raw[k], pb, true));
             let row = dst_row + i as u32;
-            if let Some(x) = block
-                .as_ref()
-                .and_then(|a| fast::mac_row(style, phase, &b_raw, a))
-            {
-                store_row_f32(ctx, style, dst32, row, &x, true);
-                continue;
-            }
-            // SrcA[k][j] reduced to the phase's bits.
-            let a = general_a.get_or_insert_with(|| {
-                let mut a = [[0.0f64; 16]; 16];
-                for (k, a_k) in a.iter_mut().enumerate() {
-                    for (j, akj) in a_k.iter_mut().enumerate() {
-                        let v = read_src_fp(style, ctx.src_a.read(a_bank, a_row + k, j));
-                        *akj = arith::src_a_fidelity_bits(v, phase);
-                    }
-                }
-                a
-            });
-            let mut b = [0.0f64; 16];
-            for (bk, &v) in b.iter_mut().zip(b_raw.iter()) {
-                *bk = arith::src_b_fidelity_bits(read_src_fp(style, v), phase);
-            }
-            for (j, x) in arith::mac_row(&b, a).into_iter().enumerate() {
-                store_fp(ctx, style, dst32, row, j, x, true);
+            let groups = block.group_terms(&b, phase, adj);
+            for (j, [g0, g1]) in groups.into_iter().enumerate() {
+                let old = read_word(ctx, mode, row, j);
+                write_word(
+                    ctx,
+                    mode,
+                    row,
+                    j,
+                    datapath::accumulate(&[g0, g1], old, mode),
+                );
             }
         }
     }
@@ -127,4 +107,64 @@ pub(super) fn mvmul(
         dst_read: Some(rows),
         dst_written: Some(rows),
     })
+}
+
+/// SrcA's 16x16 block as the multipliers see it for one phase (T2): per row k and column j the
+/// exponent, the signed 5-bit slice, and whether the operand is zero. Read once per
+/// instruction, used for every SrcB row.
+struct SrcABlock {
+    exp: [[i32; 16]; 16],
+    slice: [[i32; 16]; 16],
+    zero: [[bool; 16]; 16],
+}
+
+impl SrcABlock {
+    fn read(ctx: &MatrixCtx<'_>, bank: usize, first: usize, p: Precision, phase: u32) -> Self {
+        let mut b = SrcABlock {
+            exp: [[0; 16]; 16],
+            slice: [[0; 16]; 16],
+            zero: [[true; 16]; 16],
+        };
+        for k in 0..16 {
+            let row = ctx.src_a.row(bank, first + k);
+            for j in 0..16 {
+                let o = Operand::read(row[j], p, true);
+                if !o.zero {
+                    let m = datapath::a_slice(o.man | 0x400, phase) as i32;
+                    b.exp[k][j] = o.exp;
+                    b.slice[k][j] = if o.sign != 0 { -m } else { m };
+                    b.zero[k][j] = false;
+                }
+            }
+        }
+        b
+    }
+
+    /// T4 for every column j: the two group terms of `Σ_k b[k] · A[k][j]`.
+    fn group_terms(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [[Term; 2]; 16] {
+        let mut out = [[Term::default(); 2]; 16];
+        let zero_exp = adj.max(0);
+        for (g, ks) in [0..8usize, 8..16].into_iter().enumerate() {
+            for (j, o) in out.iter_mut().enumerate() {
+                let mut products = [Product::default(); 8];
+                for (p, k) in products.iter_mut().zip(ks.clone()) {
+                    *p = if self.zero[k][j] || b[k].zero {
+                        Product {
+                            exp: zero_exp,
+                            value: 0,
+                        }
+                    } else {
+                        let mb = datapath::b_slice(b[k].man | 0x400, phase) as i32;
+                        let v = self.slice[k][j] * mb;
+                        Product {
+                            exp: self.exp[k][j] + b[k].exp + adj,
+                            value: if b[k].sign != 0 { -v } else { v },
+                        }
+                    };
+                }
+                o[g] = datapath::group_term(&products);
+            }
+        }
+        out
+    }
 }

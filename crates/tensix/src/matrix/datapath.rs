@@ -318,7 +318,7 @@ fn align(t: Term, top: i32, biased: bool, mode: AccMode) -> u32 {
 /// A1–A6: adds `terms` to the old Dst value `dst` (an accumulator word) and returns the new
 /// accumulator word.
 #[inline]
-pub fn accumulate(terms: &[Term], dst: u32, mode: AccMode) -> u32 {
+pub fn accumulate<const N: usize>(terms: [Term; N], dst: u32, mode: AccMode) -> u32 {
     let old = dst_term(dst);
     // A1
     let mut exp = terms.iter().fold(old.exp, |e, t| e.max(t.exp));
@@ -329,7 +329,7 @@ pub fn accumulate(terms: &[Term], dst: u32, mode: AccMode) -> u32 {
     let mut negative = old.negative;
     let mut sum = align(old, exp, false, mode) as i32;
     for t in terms {
-        let m = align(*t, exp, true, mode) as i32;
+        let m = align(t, exp, true, mode) as i32;
         sum = if t.negative == negative {
             sum.wrapping_add(m)
         } else {
@@ -419,7 +419,7 @@ mod tests {
 
     fn elwadd_bf16(a: u16, b: u16) -> u16 {
         let t = add_term(bf16_op(a), bf16_op(b), BF16_DST, 0);
-        (accumulate(&[t], 0, BF16_DST) >> 16) as u16
+        (accumulate([t], 0, BF16_DST) >> 16) as u16
     }
 
     #[test]
@@ -456,7 +456,7 @@ mod tests {
         let mut d = 0u32;
         for phase in 0..4 {
             let t = product_term(a, b, phase, product_adj(FP32_DST, phase));
-            d = accumulate(&[t], d, FP32_DST);
+            d = accumulate([t], d, FP32_DST);
         }
         assert_eq!(d, 1.875f32.to_bits());
     }

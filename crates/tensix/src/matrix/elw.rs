@@ -5,7 +5,7 @@
 
 use super::datapath::{self, Operand};
 use super::{
-    formats, read_word, store_int, write_word, DstRows, Elw, MatrixCtx, Retired, SrcAStyle,
+    formats, read_words, store_int, write_words, DstRows, Elw, MatrixCtx, Retired, SrcAStyle,
 };
 
 /// The rows an element-wise instruction uses: `SrcARow`, `SrcBRow`, `DstRow`.
@@ -68,27 +68,31 @@ fn add_or_sub(
         let a_raw = *ctx.src_a.row(ctx.regs.src_a_bank, a_row + i);
         let b_raw = src_b_row(ctx, f, b_row, i);
         let row = dst_row + i as u32;
-        for j in 0..16 {
-            let b = if sub { b_raw[j] ^ (1 << 18) } else { b_raw[j] };
-            if style == SrcAStyle::Int8 {
+        if style == SrcAStyle::Int8 {
+            for j in 0..16 {
+                let b = if sub { b_raw[j] ^ (1 << 18) } else { b_raw[j] };
                 let ai = formats::read_src_int8(a_raw[j], true);
                 let bi = formats::read_src_int8(b, flush_b);
                 store_int(ctx, row, j, ai + bi, f.add_dst);
-                continue;
             }
+            continue;
+        }
+        let mut w = if f.add_dst {
+            read_words(ctx, mode, row)
+        } else {
+            [0; 16]
+        };
+        for j in 0..16 {
+            let b = if sub { b_raw[j] ^ (1 << 18) } else { b_raw[j] };
             let t = datapath::add_term(
                 Operand::read(a_raw[j], pa, true),
                 Operand::read(b, pb, flush_b),
                 mode,
                 phase,
             );
-            let old = if f.add_dst {
-                read_word(ctx, mode, row, j)
-            } else {
-                0
-            };
-            write_word(ctx, mode, row, j, datapath::accumulate(&[t], old, mode));
+            w[j] = datapath::accumulate([t], w[j], mode);
         }
+        write_words(ctx, mode, row, &w);
     }
     retired(f, dst_row, f.add_dst, dst32)
 }
@@ -109,8 +113,8 @@ pub(super) fn elwmul(
         let a_raw = *ctx.src_a.row(ctx.regs.src_a_bank, a_row + i);
         let b_raw = src_b_row(ctx, f, b_row, i);
         let row = dst_row + i as u32;
-        for j in 0..16 {
-            if style == SrcAStyle::Int8 {
+        if style == SrcAStyle::Int8 {
+            for j in 0..16 {
                 let ai = formats::read_src_int8(
                     a_raw[j] & formats::src_a_int8_fidelity_mask(phase),
                     true,
@@ -120,17 +124,20 @@ pub(super) fn elwmul(
                     flush_b,
                 );
                 store_int(ctx, row, j, ai * bi, true);
-                continue;
             }
+            continue;
+        }
+        let mut w = read_words(ctx, mode, row);
+        for j in 0..16 {
             let t = datapath::product_term(
                 Operand::read(a_raw[j], pa, true),
                 Operand::read(b_raw[j], pb, flush_b),
                 phase,
                 adj,
             );
-            let old = read_word(ctx, mode, row, j);
-            write_word(ctx, mode, row, j, datapath::accumulate(&[t], old, mode));
+            w[j] = datapath::accumulate([t], w[j], mode);
         }
+        write_words(ctx, mode, row, &w);
     }
     retired(f, dst_row, true, dst32)
 }

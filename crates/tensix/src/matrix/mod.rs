@@ -59,7 +59,7 @@ pub use regs::{MathFormat, MathRegs, MatrixCtx, SrcAStyle};
 
 use crate::error::{ErrorKind, TensixError};
 use crate::formats::layout;
-use crate::state::DestAccessCfg;
+use crate::state::{adj16, adj32, DestAccessCfg};
 use bhemu_isa::tensix::Arch;
 use datapath::AccMode;
 
@@ -221,33 +221,55 @@ impl MatrixUnit {
     }
 }
 
-/// The old Dst value at (`row`, `col`) as an accumulator word (`datapath`'s 32-bit layout):
-/// FP32 as is, BF16 widened with zeros below, FP16 with its exponent in the low 5 bits.
-fn read_word(ctx: &MatrixCtx<'_>, mode: AccMode, row: u32, col: usize) -> u32 {
+/// Dst row `row`'s 16 old values as accumulator words (`datapath`'s 32-bit layout): FP32 as
+/// is, BF16 widened with zeros below, FP16 with its exponent in the low 5 bits.
+fn read_words(ctx: &MatrixCtx<'_>, mode: AccMode, row: u32) -> [u32; 16] {
     let cfg = ctx.regs.dest_access;
-    match (mode.wide, mode.e8) {
-        (true, _) => layout::read_dst_fp32(ctx.dst.read32(row, col, cfg)),
-        (false, true) => u32::from(layout::read_dst_bf16(ctx.dst.read16(row, col, cfg))) << 16,
-        (false, false) => {
-            datapath::word_from_fp16(layout::read_dst_fp16(ctx.dst.read16(row, col, cfg)))
+    let bits = ctx.dst.bits();
+    let mut out = [0u32; 16];
+    if mode.wide {
+        // `Dst32b[row]`: high halves in `DstBits[Adj32(row)]`, low halves 8 rows on (Dst.md).
+        let r = adj32(row, cfg);
+        if let (Some(hi), Some(lo)) = (bits.get(r), bits.get(r + 8)) {
+            for j in 0..16 {
+                out[j] = layout::read_dst_fp32((u32::from(hi[j]) << 16) | u32::from(lo[j]));
+            }
+        }
+    } else if let Some(r) = bits.get(adj16(row, cfg)) {
+        for j in 0..16 {
+            out[j] = if mode.e8 {
+                u32::from(layout::read_dst_bf16(r[j])) << 16
+            } else {
+                datapath::word_from_fp16(layout::read_dst_fp16(r[j]))
+            };
         }
     }
+    out
 }
 
-/// Writes an accumulator word to Dst in the mode's format (the accumulator already rounded it).
-fn write_word(ctx: &mut MatrixCtx<'_>, mode: AccMode, row: u32, col: usize, w: u32) {
+/// Writes 16 accumulator words to Dst row `row` in the mode's format (the accumulator already
+/// rounded them).
+fn write_words(ctx: &mut MatrixCtx<'_>, mode: AccMode, row: u32, w: &[u32; 16]) {
     let cfg = ctx.regs.dest_access;
-    match (mode.wide, mode.e8) {
-        (true, _) => ctx.dst.write32(row, col, layout::write_dst_fp32(w), cfg),
-        (false, true) => ctx
-            .dst
-            .write16(row, col, layout::write_dst_bf16((w >> 16) as u16), cfg),
-        (false, false) => ctx.dst.write16(
-            row,
-            col,
-            layout::write_dst_fp16(datapath::word_to_fp16(w)),
-            cfg,
-        ),
+    let bits = ctx.dst.bits_mut();
+    if mode.wide {
+        let r = adj32(row, cfg);
+        if r + 8 < bits.len() {
+            let (hi, lo) = bits.split_at_mut(r + 8);
+            for j in 0..16 {
+                let v = layout::write_dst_fp32(w[j]);
+                hi[r][j] = (v >> 16) as u16;
+                lo[0][j] = v as u16;
+            }
+        }
+    } else if let Some(r) = bits.get_mut(adj16(row, cfg)) {
+        for j in 0..16 {
+            r[j] = if mode.e8 {
+                layout::write_dst_bf16((w[j] >> 16) as u16)
+            } else {
+                layout::write_dst_fp16(datapath::word_to_fp16(w[j]))
+            };
+        }
     }
 }
 

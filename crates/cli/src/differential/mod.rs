@@ -115,23 +115,34 @@ pub fn classify(bhemu: Side, reference: Side) -> Runs {
     }
 }
 
-/// bhemu's own `libttsim.so`: beside the running `bhemu` (cargo puts both in
-/// `target/<profile>/`), else `BHEMU_LIB`.
+/// bhemu's own `libttsim.so`: `BHEMU_LIB`, else the newest of the ones cargo leaves beside the
+/// running `bhemu` — `target/<profile>/libttsim.so` (built by `-p bhemu-ttsim-abi`) and
+/// `target/<profile>/deps/libttsim.so` (built with bhemu itself, since bhemu links the same
+/// crate) — so that a rebuilt bhemu is never compared through a stale library.
 pub fn own_library() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("BHEMU_LIB") {
         return Ok(PathBuf::from(p));
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find bhemu itself: {e}"))?;
     let dir = exe.parent().unwrap_or(Path::new("."));
-    [dir.join("libttsim.so"), dir.join("../libttsim.so")]
-        .into_iter()
-        .find(|p| p.is_file())
-        .ok_or_else(|| {
-            format!(
-                "no libttsim.so beside {} (build it: cargo build --release -p bhemu-ttsim-abi, or set BHEMU_LIB)",
-                exe.display()
-            )
-        })
+    [
+        dir.join("libttsim.so"),
+        dir.join("deps/libttsim.so"),
+        dir.join("../libttsim.so"),
+    ]
+    .into_iter()
+    .filter_map(|p| {
+        let t = std::fs::metadata(&p).and_then(|m| m.modified()).ok()?;
+        p.is_file().then_some((t, p))
+    })
+    .max_by_key(|(t, _)| *t)
+    .map(|(_, p)| p)
+    .ok_or_else(|| {
+        format!(
+            "no libttsim.so beside {} (build it: cargo build --release -p bhemu-ttsim-abi, or set BHEMU_LIB)",
+            exe.display()
+        )
+    })
 }
 
 /// `job` on both libraries at once, each through `current_exe() sim-worker --lib L`.

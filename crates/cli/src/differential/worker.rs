@@ -67,6 +67,13 @@ fn check_xy(x: u32, y: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// A byte range that does not wrap around the 64-bit address space.
+fn check_range(addr: u64, len: usize) -> Result<(), String> {
+    addr.checked_add(len as u64)
+        .map(|_| ())
+        .ok_or_else(|| format!("0x{addr:x} + {len} bytes wraps around the address space"))
+}
+
 fn coords(at: Place) -> Result<(u32, u32), String> {
     if let Place::Dram { bank } = at {
         if bank >= 8 {
@@ -97,7 +104,9 @@ fn run_op<S: SimCalls>(u: &mut UmdClient<S>, op: &Op, ans: &mut Answer) -> Resul
     match op {
         Op::Write { at, addr, hex: h } => {
             let (x, y) = coords(*at)?;
-            u.write(x, y, *addr, &unhex(h)?);
+            let data = unhex(h)?;
+            check_range(*addr, data.len())?;
+            u.write(x, y, *addr, &data);
         }
         Op::Boot {
             firmware,
@@ -122,7 +131,9 @@ fn run_op<S: SimCalls>(u: &mut UmdClient<S>, op: &Op, ans: &mut Answer) -> Resul
                     ));
                 }
                 for w in &t.writes {
-                    u.write(t.x, t.y, u64::from(w.addr), &unhex(&w.hex)?);
+                    let data = unhex(&w.hex)?;
+                    check_range(u64::from(w.addr), data.len())?;
+                    u.write(t.x, t.y, u64::from(w.addr), &data);
                 }
             }
             for t in tiles {
@@ -145,6 +156,7 @@ fn run_op<S: SimCalls>(u: &mut UmdClient<S>, op: &Op, ans: &mut Answer) -> Resul
             if *len > MAX_READ {
                 return Err(format!("{name}: {len} bytes, at most {MAX_READ} per read"));
             }
+            check_range(*addr, *len)?;
             let bytes = u.read(x, y, *addr, *len);
             ans.reads.push(ReadBack {
                 name: name.clone(),

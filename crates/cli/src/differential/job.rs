@@ -112,7 +112,7 @@ pub fn unhex(s: &str) -> Result<Vec<u8>, String> {
             .ok_or_else(|| format!("not a hex digit at character {i}"))
     };
     let b = s.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return Err(format!("odd number of hex digits ({})", b.len()));
     }
     b.chunks_exact(2)

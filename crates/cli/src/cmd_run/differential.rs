@@ -149,6 +149,12 @@ fn relation(pp: &Prepared, oi: usize) -> (Relation, Vec<usize>) {
 }
 
 pub(super) fn run(a: &RunArgs, reference: &Path) -> Result<ExitCode, CliError> {
+    if !reference.is_file() {
+        return Err(CliError::new(format!(
+            "--reference {}: no such file (scripts/build-reference.sh builds one)",
+            reference.display()
+        )));
+    }
     let pp = prepare(a)?;
     let own = match &a.bhemu_lib {
         Some(p) => p.clone(),
@@ -166,7 +172,14 @@ pub(super) fn run(a: &RunArgs, reference: &Path) -> Result<ExitCode, CliError> {
     let (bhemu, refr) = match run_both(&job(&pp), &own, reference).map_err(CliError::new)? {
         Runs::Both { bhemu, reference } => (bhemu, reference),
         Runs::ReferenceRefuses { message, bhemu } => {
-            println!("reference refuses: {message}");
+            // The worker's own errors (a poll budget spent, a bad firmware path) are not the
+            // library refusing; they are named as such, and still never pass.
+            match message.strip_prefix("bhemu: sim-worker: ") {
+                Some(m) => {
+                    println!("reference did not finish (the worker's error, not a refusal): {m}")
+                }
+                None => println!("reference refuses: {message}"),
+            }
             match bhemu {
                 Ok(b) => println!(
                     "bhemu: finished (boot {} clocks, run {} clocks); nothing compared",

@@ -45,6 +45,10 @@
 //! Errors in the description are one line naming the field. Exit status: 0 every output matches
 //! bit for bit; 1 an output differs; 2 bad input or an emulation error; 3 the cycle limit hit
 //! (the report names each stuck core, its pc and the CB it waits on).
+//!
+//! With `--reference PATH/libttsim.so` the program runs on bhemu's `libttsim.so` and on that
+//! reference simulator instead, and every output byte is compared (`differential.rs`,
+//! docs/reference.md).
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

@@ -261,6 +261,7 @@ fn bench_compute(a: &ChipBenchArgs) -> Result<(), CliError> {
             noc_hops: a.noc_hops,
             reference: None,
             bhemu_lib: None,
+            seed: 0,
         };
         let o = crate::cmd_run::execute(&args).map_err(|e| {
             cerr(format!(

@@ -120,6 +120,9 @@ pub struct RunArgs {
     /// (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<String>,
+    /// Added to every `random` input's seed: the same program on other random inputs.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u32,
     /// Run the program on bhemu's libttsim.so and on this reference simulator library (each in
     /// a child process), instead of the in-process chip, and compare every output byte
     /// (docs/reference.md). Exit status 0 only if all are equal; 4 the reference refuses.

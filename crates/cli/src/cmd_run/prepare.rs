@@ -274,7 +274,11 @@ pub(super) fn prepare(a: &RunArgs) -> Result<Prepared, CliError> {
             let mut data = input_bytes(b, i, in_formats[i], &base)?;
             if b.random.is_some() {
                 // A different stream per tile, still determined by the seed.
-                let seed = b.random.unwrap_or(0).wrapping_add(ti as u32 * 7919);
+                let seed = b
+                    .random
+                    .unwrap_or(0)
+                    .wrapping_add(a.seed.wrapping_mul(104_729))
+                    .wrapping_add(ti as u32 * 7919);
                 data = random_data(in_formats[i], seed, data.len());
             }
             mine.push(data);

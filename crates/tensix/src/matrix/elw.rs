@@ -3,9 +3,9 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/ELWADD.md`, `ELWSUB.md`,
 //! `ELWMUL.md`.
 
+use super::datapath::{self, Operand};
 use super::{
-    arith, fast, formats, read_src_fp, store_fp, store_int, store_row_f32, DstRows, Elw, MatrixCtx,
-    Retired, SrcAStyle,
+    formats, read_words, store_int, write_words, DstRows, Elw, MatrixCtx, Retired, SrcAStyle,
 };
 
 /// The rows an element-wise instruction uses: `SrcARow`, `SrcBRow`, `DstRow`.
@@ -14,13 +14,6 @@ fn rows(ctx: &MatrixCtx<'_>, f: &Elw) -> (usize, usize, u32) {
     let b = (ctx.regs.rwc_src_b & if f.broadcast_row { 0x3f } else { 0x38 }) as usize;
     let d = (f.dst + ctx.regs.dst_row_base) & 0x3f8;
     (a, b, d)
-}
-
-/// The SrcB datum element (i, j) uses, after the broadcasts.
-fn src_b_at(ctx: &MatrixCtx<'_>, f: &Elw, b_row: usize, i: usize, j: usize) -> u32 {
-    let r = b_row + if f.broadcast_row { 0 } else { i };
-    let c = if f.broadcast_col0 { 0 } else { j };
-    ctx.src_b.read(ctx.regs.src_b_bank, r, c)
 }
 
 /// SrcB's 16 data for output row `i`, after the broadcasts ([`src_b_at`] for every column).
@@ -55,7 +48,7 @@ pub(super) fn elwadd(ctx: &mut MatrixCtx<'_>, style: (SrcAStyle, bool), f: &Elw)
     add_or_sub(ctx, style, f, false)
 }
 
-/// ELWSUB: `Dst (+)= SrcA - SrcB` (ELWADD's model with `-` for `+`).
+/// ELWSUB: `Dst (+)= SrcA - SrcB` (ELWADD with SrcB's sign flipped, T1).
 pub(super) fn elwsub(ctx: &mut MatrixCtx<'_>, style: (SrcAStyle, bool), f: &Elw) -> Retired {
     add_or_sub(ctx, style, f, true)
 }
@@ -68,72 +61,83 @@ fn add_or_sub(
 ) -> Retired {
     let (a_row, b_row, dst_row) = rows(ctx, f);
     let phase = ctx.regs.fidelity_phase & 3;
+    let format = ctx.regs.format;
+    let (pa, pb, mode) = format.datapath(style, dst32);
+    let flush_b = !format.zero_flag_disabled_src;
     for i in 0..8 {
-        // The fast path in `f32` where it provably gives the model's bits ([`fast`]).
         let a_raw = *ctx.src_a.row(ctx.regs.src_a_bank, a_row + i);
         let b_raw = src_b_row(ctx, f, b_row, i);
-        if let Some(x) = fast::add_row(style, &a_raw, &b_raw, sub, phase) {
-            store_row_f32(ctx, style, dst32, dst_row + i as u32, &x, f.add_dst);
+        let row = dst_row + i as u32;
+        if style == SrcAStyle::Int8 {
+            for j in 0..16 {
+                let b = if sub { b_raw[j] ^ (1 << 18) } else { b_raw[j] };
+                let ai = formats::read_src_int8(a_raw[j], true);
+                let bi = formats::read_src_int8(b, flush_b);
+                store_int(ctx, row, j, ai + bi, f.add_dst);
+            }
             continue;
         }
+        let mut w = if f.add_dst {
+            read_words(ctx, mode, row)
+        } else {
+            [0; 16]
+        };
         for j in 0..16 {
-            let a = ctx.src_a.read(ctx.regs.src_a_bank, a_row + i, j);
-            let b = src_b_at(ctx, f, b_row, i, j);
-            let row = dst_row + i as u32;
-            if style == SrcAStyle::Int8 {
-                let (ai, bi) = (formats::read_src_int8(a), formats::read_src_int8(b));
-                let r = if sub { ai - bi } else { ai + bi };
-                store_int(ctx, row, j, r, f.add_dst);
-            } else {
-                let (af, bf) = (read_src_fp(style, a), read_src_fp(style, b));
-                let mut r = if sub {
-                    arith::fsub(af, bf)
-                } else {
-                    arith::fadd(af, bf)
-                };
-                // "These divisions are rarely desirable": a non-zero phase scales the sum down.
-                if phase & 1 != 0 {
-                    r = arith::fdiv_pow2(r, 5);
-                }
-                if phase & 2 != 0 {
-                    r = arith::fdiv_pow2(r, 7);
-                }
-                store_fp(ctx, style, dst32, row, j, r, f.add_dst);
-            }
+            let b = if sub { b_raw[j] ^ (1 << 18) } else { b_raw[j] };
+            let t = datapath::add_term(
+                Operand::read(a_raw[j], pa, true),
+                Operand::read(b, pb, flush_b),
+                mode,
+                phase,
+            );
+            w[j] = datapath::accumulate([t], w[j], mode);
         }
+        write_words(ctx, mode, row, &w);
     }
     retired(f, dst_row, f.add_dst, dst32)
 }
 
-/// ELWMUL: `Dst += SrcA * SrcB`, the operands reduced to the fidelity phase's bits.
+/// ELWMUL: `Dst += SrcA * SrcB`, one fidelity phase's slices of the operands (T2, T3).
 pub(super) fn elwmul(
     ctx: &mut MatrixCtx<'_>,
     (style, dst32): (SrcAStyle, bool),
     f: &Elw,
 ) -> Retired {
     let (a_row, b_row, dst_row) = rows(ctx, f);
-    let phase = (ctx.regs.fidelity_phase & 3) as u8;
+    let phase = ctx.regs.fidelity_phase & 3;
+    let format = ctx.regs.format;
+    let (pa, pb, mode) = format.datapath(style, dst32);
+    let flush_b = !format.zero_flag_disabled_src;
+    let adj = datapath::product_adj(mode, phase);
     for i in 0..8 {
         let a_raw = *ctx.src_a.row(ctx.regs.src_a_bank, a_row + i);
         let b_raw = src_b_row(ctx, f, b_row, i);
-        if let Some(x) = fast::mul_row(style, &a_raw, &b_raw, phase) {
-            store_row_f32(ctx, style, dst32, dst_row + i as u32, &x, true);
+        let row = dst_row + i as u32;
+        if style == SrcAStyle::Int8 {
+            for j in 0..16 {
+                let ai = formats::read_src_int8(
+                    a_raw[j] & formats::src_a_int8_fidelity_mask(phase),
+                    true,
+                );
+                let bi = formats::read_src_int8(
+                    b_raw[j] & formats::src_b_int8_fidelity_mask(phase),
+                    flush_b,
+                );
+                store_int(ctx, row, j, ai * bi, true);
+            }
             continue;
         }
+        let mut w = read_words(ctx, mode, row);
         for j in 0..16 {
-            let a = ctx.src_a.read(ctx.regs.src_a_bank, a_row + i, j);
-            let b = src_b_at(ctx, f, b_row, i, j);
-            let row = dst_row + i as u32;
-            if style == SrcAStyle::Int8 {
-                let ai = formats::read_src_int8(a & arith::src_a_int8_fidelity_mask(phase));
-                let bi = formats::read_src_int8(b & arith::src_b_int8_fidelity_mask(phase));
-                store_int(ctx, row, j, ai * bi, true);
-            } else {
-                let af = arith::src_a_fidelity_bits(read_src_fp(style, a), phase);
-                let bf = arith::src_b_fidelity_bits(read_src_fp(style, b), phase);
-                store_fp(ctx, style, dst32, row, j, arith::fmul(af, bf), true);
-            }
+            let t = datapath::product_term(
+                Operand::read(a_raw[j], pa, true),
+                Operand::read(b_raw[j], pb, flush_b),
+                phase,
+                adj,
+            );
+            w[j] = datapath::accumulate([t], w[j], mode);
         }
+        write_words(ctx, mode, row, &w);
     }
     retired(f, dst_row, true, dst32)
 }

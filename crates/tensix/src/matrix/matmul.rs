@@ -3,9 +3,9 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md` (DOTPV.md and
 //! GAPOOL.md are MVMUL's model with the row count changed).
 
+use super::datapath::{self, Operand, Precision, Term};
 use super::{
-    arith, fast, formats, read_src_fp, store_fp, store_int, store_row_f32, DstRows, Matmul,
-    MatrixCtx, Retired, SrcAStyle,
+    formats, read_words, store_int, write_words, DstRows, Matmul, MatrixCtx, Retired, SrcAStyle,
 };
 
 /// Which of the three row shapes the instruction has.
@@ -44,24 +44,24 @@ pub(super) fn mvmul(
     }
     let b_row = (ctx.regs.rwc_src_b & if bcast { 0x3f } else { 0x38 }) as usize;
     let dst_row = (f.dst + ctx.regs.dst_row_base) & (0x400 - num_rows);
-    let phase = (ctx.regs.fidelity_phase & 3) as u8;
+    let phase = ctx.regs.fidelity_phase & 3;
     let (a_bank, b_bank) = (ctx.regs.src_a_bank, ctx.regs.src_b_bank);
     let b_src_row = |i: usize| b_row + if bcast { 0 } else { i };
     let step = if bcast { 2 } else { 1 };
 
     if style == SrcAStyle::Int8 {
         let (ma, mb) = (
-            arith::src_a_int8_fidelity_mask(phase),
-            arith::src_b_int8_fidelity_mask(phase),
+            formats::src_a_int8_fidelity_mask(phase),
+            formats::src_b_int8_fidelity_mask(phase),
         );
         // SrcA[k][j] reduced to the phase's bits, read once for all rows.
         let a: [[i32; 16]; 16] = std::array::from_fn(|k| {
             let row = ctx.src_a.row(a_bank, a_row + k);
-            std::array::from_fn(|j| formats::read_src_int8(row[j] & ma))
+            std::array::from_fn(|j| formats::read_src_int8(row[j] & ma, true))
         });
         for i in (0..num_rows as usize).step_by(step) {
             let b_raw = ctx.src_b.row(b_bank, b_src_row(i));
-            let b: [i32; 16] = std::array::from_fn(|k| formats::read_src_int8(b_raw[k] & mb));
+            let b: [i32; 16] = std::array::from_fn(|k| formats::read_src_int8(b_raw[k] & mb, true));
             // Every column's `x += b[k] * a[k][j]` (k = 0..16); at most 16 * 1023^2, exact.
             let mut x = [0i32; 16];
             for (bk, a_k) in b.iter().zip(a.iter()) {
@@ -74,44 +74,19 @@ pub(super) fn mvmul(
             }
         }
     } else {
-        // The fast path in `f32` where it provably gives the model's bits ([`fast`]); the
-        // general model for the rows (or the block) where it declines.
-        let block = {
-            let mut raw = [[0u32; 16]; 16];
-            for (k, r) in raw.iter_mut().enumerate() {
-                *r = *ctx.src_a.row(a_bank, a_row + k);
-            }
-            fast::SrcABlock::load(style, phase, &raw)
-        };
-        let mut general_a: Option<[[f64; 16]; 16]> = None;
+        let (pa, pb, mode) = ctx.regs.format.datapath(style, dst32);
+        let adj = datapath::product_adj(mode, phase);
+        let block = SrcABlock::read(ctx, a_bank, a_row, pa, phase);
         for i in (0..num_rows as usize).step_by(step) {
             let b_raw = *ctx.src_b.row(b_bank, b_src_row(i));
+            let b: [Operand; 16] = std::array::from_fn(|k| Operand::read(b_raw[k], pb, true));
             let row = dst_row + i as u32;
-            if let Some(x) = block
-                .as_ref()
-                .and_then(|a| fast::mac_row(style, phase, &b_raw, a))
-            {
-                store_row_f32(ctx, style, dst32, row, &x, true);
-                continue;
+            let groups = block.group_terms(&b, phase, adj);
+            let mut w = read_words(ctx, mode, row);
+            for (wj, g) in w.iter_mut().zip(groups) {
+                *wj = datapath::accumulate(g, *wj, mode);
             }
-            // SrcA[k][j] reduced to the phase's bits.
-            let a = general_a.get_or_insert_with(|| {
-                let mut a = [[0.0f64; 16]; 16];
-                for (k, a_k) in a.iter_mut().enumerate() {
-                    for (j, akj) in a_k.iter_mut().enumerate() {
-                        let v = read_src_fp(style, ctx.src_a.read(a_bank, a_row + k, j));
-                        *akj = arith::src_a_fidelity_bits(v, phase);
-                    }
-                }
-                a
-            });
-            let mut b = [0.0f64; 16];
-            for (bk, &v) in b.iter_mut().zip(b_raw.iter()) {
-                *bk = arith::src_b_fidelity_bits(read_src_fp(style, v), phase);
-            }
-            for (j, x) in arith::mac_row(&b, a).into_iter().enumerate() {
-                store_fp(ctx, style, dst32, row, j, x, true);
-            }
+            write_words(ctx, mode, row, &w);
         }
     }
     let rows = DstRows {
@@ -127,4 +102,176 @@ pub(super) fn mvmul(
         dst_read: Some(rows),
         dst_written: Some(rows),
     })
+}
+
+/// SrcA's 16x16 block as the multipliers see it for one phase (T2): per row k and column j the
+/// exponent and the signed 5-bit slice (0 for a zero operand), and a zero mask. Read once per
+/// instruction, used for every SrcB row. Column-major inner arrays let the compiler run the 16
+/// columns of T4 in vector lanes.
+struct SrcABlock {
+    exp: [[i32; 16]; 16],
+    slice: [[f32; 16]; 16],
+    zero: [[bool; 16]; 16],
+}
+
+impl SrcABlock {
+    fn read(ctx: &MatrixCtx<'_>, bank: usize, first: usize, p: Precision, phase: u32) -> Self {
+        SrcABlock::new(
+            |k, j| Operand::read(ctx.src_a.row(bank, first + k)[j], p, true),
+            phase,
+        )
+    }
+
+    /// The block of operands `op(k, j)` for `phase`.
+    fn new(op: impl Fn(usize, usize) -> Operand, phase: u32) -> Self {
+        let mut b = SrcABlock {
+            exp: [[0; 16]; 16],
+            slice: [[0.0; 16]; 16],
+            zero: [[true; 16]; 16],
+        };
+        for k in 0..16 {
+            for j in 0..16 {
+                let o = op(k, j);
+                if !o.zero {
+                    let m = datapath::a_slice(o.man | 0x400, phase) as f32;
+                    b.exp[k][j] = o.exp;
+                    b.slice[k][j] = if o.sign != 0 { -m } else { m };
+                    b.zero[k][j] = false;
+                }
+            }
+        }
+        b
+    }
+
+    /// T4 for every column j: the two group terms of `Σ_k b[k] · A[k][j]`.
+    ///
+    /// The alignment `(2m + 2^d) >> (d + 1)` (round half up of `m / 2^d`) is computed as
+    /// `trunc(m · 2^-d + 1/2)` in `f32`, which is exact here: a product `m` has at most 12
+    /// significant bits, so `m · 2^-d + 1/2` spans at most 14 bits for `d ≤ 13`, and for larger `d`
+    /// every product (below 2^12) aligns to 0, as it does with `d` clamped to 14. Sums of eight
+    /// aligned products stay below 2^15. So the f32 lanes give the integer rule's bits while
+    /// vectorising with the baseline instruction set (no per-lane integer shifts needed).
+    fn group_terms(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [[Term; 2]; 16] {
+        let mut out = [[Term::default(); 2]; 16];
+        let zero_exp = adj.max(0);
+        for g in 0..2 {
+            let mut exps = [[0i32; 16]; 8];
+            let mut vals = [[0f32; 16]; 8];
+            for kk in 0..8 {
+                let k = 8 * g + kk;
+                let bk = b[k];
+                let b_exp = bk.exp + adj;
+                let b_slice = if bk.zero {
+                    0.0
+                } else {
+                    let m = datapath::b_slice(bk.man | 0x400, phase) as f32;
+                    if bk.sign != 0 {
+                        -m
+                    } else {
+                        m
+                    }
+                };
+                let (ae, asl, az) = (&self.exp[k], &self.slice[k], &self.zero[k]);
+                for j in 0..16 {
+                    let z = az[j] | bk.zero;
+                    exps[kk][j] = if z { zero_exp } else { ae[j] + b_exp };
+                    vals[kk][j] = asl[j] * b_slice;
+                }
+            }
+            let mut top = exps[0];
+            for e in &exps[1..] {
+                for j in 0..16 {
+                    top[j] = top[j].max(e[j]);
+                }
+            }
+            let mut sum = [0f32; 16];
+            for kk in 0..8 {
+                for j in 0..16 {
+                    let d = (exps[kk][j] - top[j]).max(-14);
+                    let scale = f32::from_bits(((127 + d) as u32) << 23);
+                    let v = vals[kk][j];
+                    let aligned = ((v.abs() * scale + 0.5) as i32) as f32;
+                    sum[j] += if v < 0.0 { -aligned } else { aligned };
+                }
+            }
+            for j in 0..16 {
+                out[j][g] = if top[j] <= 0 {
+                    Term::default()
+                } else {
+                    Term {
+                        negative: sum[j] < 0.0,
+                        exp: top[j],
+                        sig: (sum[j].abs() as u32) << 13,
+                    }
+                };
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::datapath::{product_adj, AccMode, Product};
+
+    /// xorshift64: a fixed stream of operands.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 16) as u32
+        }
+    }
+
+    /// A Src datum near exponent `base` (or anywhere, or 0, or the maximum), any mantissa.
+    fn datum(r: &mut Rng, base: u32, emax: u32) -> u32 {
+        let exp = match r.next() % 16 {
+            0 => 0,
+            1 => emax,
+            2 | 3 => r.next() % (emax + 1),
+            _ => (base + r.next() % 25).saturating_sub(12).min(emax),
+        };
+        ((r.next() & 1) << 18) | ((r.next() & 0x3ff) << 8) | exp
+    }
+
+    /// T4's vectorised form (`SrcABlock::group_terms`, f32 lanes) gives exactly the terms of the
+    /// rule as `datapath::group_term` states it, over every precision, phase and accumulator
+    /// mode, with exponents spread so that every alignment distance 0..=30 and the cap occur.
+    #[test]
+    fn t4_vector_lanes_equal_the_integer_rule() {
+        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        let modes = [(true, true), (false, true), (true, false), (false, false)];
+        for round in 0..400 {
+            let (wide, e8) = modes[round % 4];
+            let mode = AccMode { wide, e8 };
+            let (p, emax) = if e8 {
+                ([Precision::Tf32, Precision::Bf16][round / 4 % 2], 255)
+            } else {
+                (Precision::Fp16, 31)
+            };
+            let phase = (round / 8 % 4) as u32;
+            let adj = product_adj(mode, phase);
+            let base = r.next() % (emax + 1);
+            let a: Vec<Operand> = (0..256)
+                .map(|_| Operand::read(datum(&mut r, base, emax), p, true))
+                .collect();
+            let b: [Operand; 16] =
+                std::array::from_fn(|_| Operand::read(datum(&mut r, base, emax), p, true));
+            let block = SrcABlock::new(|k, j| a[k * 16 + j], phase);
+            let got = block.group_terms(&b, phase, adj);
+            for j in 0..16 {
+                let products: Vec<Product> = (0..16)
+                    .map(|k| Product::of(a[k * 16 + j], b[k], phase, adj))
+                    .collect();
+                let want = [
+                    datapath::group_term(&products[..8]),
+                    datapath::group_term(&products[8..]),
+                ];
+                assert_eq!(got[j], want, "round {round} column {j}");
+            }
+        }
+    }
 }

@@ -1,10 +1,9 @@
-//! The Matrix Unit (FPU): what ELWADD, ELWSUB, ELWMUL, MVMUL, DOTPV, GAPOOL and GMPOOL compute,
-//! bit for bit as the functional models of `tt-isa-documentation:
-//! WormholeB0/TensixTile/TensixCoprocessor/{ELWADD,ELWSUB,ELWMUL,MVMUL,DOTPV,GAPOOL,GMPOOL}.md`
-//! define it (there are no Blackhole pages for these; the encodings are Blackhole's, from
-//! `bhemu_isa::tensix::blackhole`). Where the pages leave a choice open (the rounding of
-//! `RoundToBF16`, how exponent 255 behaves inside `float` arithmetic) the rule we chose is
-//! stated in `docs/matrix-unit.md` and in [`arith`].
+//! The Matrix Unit (FPU): what ELWADD, ELWSUB, ELWMUL, MVMUL, DOTPV, GAPOOL and GMPOOL compute.
+//! The instructions' shapes (rows, broadcasts, modifiers) follow
+//! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/{ELWADD,...,GMPOOL}.md` (there
+//! are no Blackhole pages; the encodings are Blackhole's, from `bhemu_isa::tensix::blackhole`);
+//! the arithmetic is silicon's integer datapath ([`datapath`]), whose rules
+//! `docs/matrix-unit.md` states.
 //!
 //! # Entry points (for the coprocessor's dispatcher)
 //!
@@ -42,11 +41,10 @@
 //! if let Some(m) = retired.addr_mode { state.apply_addr_mod(thread, m as usize, true); }
 //! // + bank flips (retired.flip_src_a/b), CLREXPHIST, and `dst_rows_defined` for other writers
 //! ```
-pub mod arith;
 pub mod bench;
+pub mod datapath;
 mod dispatch;
 mod elw;
-mod fast;
 pub mod formats;
 mod gmpool;
 pub mod hazard;
@@ -60,8 +58,10 @@ pub use op::{Elw, Gmpool, Matmul, MatrixOp};
 pub use regs::{MathFormat, MathRegs, MatrixCtx, SrcAStyle};
 
 use crate::error::{ErrorKind, TensixError};
+use crate::formats::layout;
 use crate::state::{adj16, adj32, DestAccessCfg};
 use bhemu_isa::tensix::Arch;
+use datapath::AccMode;
 
 /// A run of `Dst` rows in the instruction's own row numbering (the `Dst16b`/`Dst32b` index
 /// after masking, before `Adj16`/`Adj32`).
@@ -221,79 +221,54 @@ impl MatrixUnit {
     }
 }
 
-/// A floating-point SrcA/SrcB datum as the model's value (`ReadBF16` / `ReadFP16` /
-/// `ReadTF32`); integer styles are read with [`formats::read_src_int8`] instead.
-fn read_src_fp(style: SrcAStyle, v: u32) -> f64 {
-    match style {
-        SrcAStyle::Bf16 => formats::read_src_bf16(v),
-        SrcAStyle::Fp16 => formats::read_src_fp16(v),
-        SrcAStyle::Tf32 | SrcAStyle::Int8 => formats::read_src_tf32(v),
-    }
-}
-
-/// The common tail of every floating-point Matrix Unit result: optionally add the `Dst`
-/// datum, then write it in the Dst format `UseDst32b` / `SrcAStyle` select (FP32, FP16 or
-/// BF16 with their rounding).
-fn store_fp(
-    ctx: &mut MatrixCtx<'_>,
-    style: SrcAStyle,
-    dst32: bool,
-    row: u32,
-    col: usize,
-    x: f64,
-    add_dst: bool,
-) {
+/// Dst row `row`'s 16 old values as accumulator words (`datapath`'s 32-bit layout): FP32 as
+/// is, BF16 widened with zeros below, FP16 with its exponent in the low 5 bits.
+fn read_words(ctx: &MatrixCtx<'_>, mode: AccMode, row: u32) -> [u32; 16] {
     let cfg = ctx.regs.dest_access;
-    if dst32 {
-        let mut r = x;
-        if add_dst {
-            r = arith::fadd(r, formats::read_dst_fp32(ctx.dst.read32(row, col, cfg)));
-        }
-        ctx.dst.write32(row, col, formats::write_dst_fp32(r), cfg);
-    } else if style == SrcAStyle::Fp16 {
-        let mut r = x;
-        if add_dst {
-            r = arith::fadd(r, formats::read_dst_fp16(ctx.dst.read16(row, col, cfg)));
-        }
-        ctx.dst
-            .write16(row, col, formats::round_write_dst_fp16(r), cfg);
-    } else {
-        let mut r = x;
-        if add_dst {
-            r = arith::fadd(r, formats::read_dst_bf16(ctx.dst.read16(row, col, cfg)));
-        }
-        ctx.dst
-            .write16(row, col, formats::round_write_dst_bf16(r), cfg);
-    }
-}
-
-/// [`store_fp`] of one row of values the fast path ([`fast`]) computed in `f32`, columns 0..16
-/// of `row`: the same tail, in `f32` where [`fast`] can, else through [`store_fp`].
-fn store_row_f32(
-    ctx: &mut MatrixCtx<'_>,
-    style: SrcAStyle,
-    dst32: bool,
-    row: u32,
-    x: &[f32; 16],
-    add_dst: bool,
-) {
-    let cfg = ctx.regs.dest_access;
-    let bits = ctx.dst.bits_mut();
-    let done = if dst32 {
+    let bits = ctx.dst.bits();
+    let mut out = [0u32; 16];
+    if mode.wide {
         // `Dst32b[row]`: high halves in `DstBits[Adj32(row)]`, low halves 8 rows on (Dst.md).
         let r = adj32(row, cfg);
-        let (hi, lo) = bits.split_at_mut(r + 8);
-        match (hi.get_mut(r), lo.first_mut()) {
-            (Some(hi), Some(lo)) => fast::dst_row_fp32(x, add_dst, hi, lo),
-            _ => false,
+        if let (Some(hi), Some(lo)) = (bits.get(r), bits.get(r + 8)) {
+            for j in 0..16 {
+                out[j] = layout::read_dst_fp32((u32::from(hi[j]) << 16) | u32::from(lo[j]));
+            }
         }
-    } else {
-        bits.get_mut(adj16(row, cfg))
-            .is_some_and(|r| fast::dst_row_16(x, add_dst, style == SrcAStyle::Fp16, r))
-    };
-    if !done {
-        for (col, &v) in x.iter().enumerate() {
-            store_fp(ctx, style, dst32, row, col, v as f64, add_dst);
+    } else if let Some(r) = bits.get(adj16(row, cfg)) {
+        for j in 0..16 {
+            out[j] = if mode.e8 {
+                u32::from(layout::read_dst_bf16(r[j])) << 16
+            } else {
+                datapath::word_from_fp16(layout::read_dst_fp16(r[j]))
+            };
+        }
+    }
+    out
+}
+
+/// Writes 16 accumulator words to Dst row `row` in the mode's format (the accumulator already
+/// rounded them).
+fn write_words(ctx: &mut MatrixCtx<'_>, mode: AccMode, row: u32, w: &[u32; 16]) {
+    let cfg = ctx.regs.dest_access;
+    let bits = ctx.dst.bits_mut();
+    if mode.wide {
+        let r = adj32(row, cfg);
+        if r + 8 < bits.len() {
+            let (hi, lo) = bits.split_at_mut(r + 8);
+            for j in 0..16 {
+                let v = layout::write_dst_fp32(w[j]);
+                hi[r][j] = (v >> 16) as u16;
+                lo[0][j] = v as u16;
+            }
+        }
+    } else if let Some(r) = bits.get_mut(adj16(row, cfg)) {
+        for j in 0..16 {
+            r[j] = if mode.e8 {
+                layout::write_dst_bf16((w[j] >> 16) as u16)
+            } else {
+                layout::write_dst_fp16(datapath::word_to_fp16(w[j]))
+            };
         }
     }
 }
@@ -303,7 +278,7 @@ fn store_int(ctx: &mut MatrixCtx<'_>, row: u32, col: usize, x: i32, add_dst: boo
     let cfg = ctx.regs.dest_access;
     let mut r = x;
     if add_dst {
-        r = arith::saturate_add_i32(r, formats::read_dst_int32(ctx.dst.read32(row, col, cfg)));
+        r = formats::saturate_add_i32(r, formats::read_dst_int32(ctx.dst.read32(row, col, cfg)));
     }
     ctx.dst.write32(row, col, formats::write_dst_int32(r), cfg);
 }

@@ -2,6 +2,7 @@
 //! (`SrcAStyle`, `UseDst32b`, determined as every Matrix Unit page of
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/` does), the resolved thread
 //! registers, and the register files ([`MatrixCtx`]).
+use super::datapath::{AccMode, Precision};
 use crate::formats::DataFormat;
 use crate::state::{DestAccessCfg, Dst, SrcData};
 
@@ -26,6 +27,12 @@ pub struct MathFormat {
     pub src_a_format: u32,
     /// `ALU_ACC_CTRL_Fp32_enabled`.
     pub fp32_enabled: bool,
+    /// SrcB's format code when it differs from SrcA's (O1 of `docs/matrix-unit.md`: each
+    /// operand is read at its own bank's precision); `None` reads SrcB as SrcA.
+    pub src_b_format: Option<u32>,
+    /// `ALU_ACC_CTRL_Zero_Flag_disabled_src`: SrcB data of exponent 0 are not zero in the
+    /// element-wise instructions (O3).
+    pub zero_flag_disabled_src: bool,
 }
 
 impl MathFormat {
@@ -45,6 +52,25 @@ impl MathFormat {
             Tf32 => SrcAStyle::Tf32,
         };
         Some((style, self.fp32_enabled))
+    }
+
+    /// O1 and O2: the precisions SrcA and SrcB are read at for `style`, and the accumulator's
+    /// mode. Exponents are FP16's 5 bits exactly when SrcA's style is FP16; SrcB is then read
+    /// as FP16 too, and otherwise at its own format's precision.
+    pub fn datapath(&self, style: SrcAStyle, dst32: bool) -> (Precision, Precision, AccMode) {
+        let a = match style {
+            SrcAStyle::Tf32 => Precision::Tf32,
+            SrcAStyle::Fp16 => Precision::Fp16,
+            SrcAStyle::Bf16 | SrcAStyle::Int8 => Precision::Bf16,
+        };
+        let e8 = style != SrcAStyle::Fp16;
+        let b = match (e8, self.src_b_format.map(Precision::of_format)) {
+            (false, _) => Precision::Fp16,
+            (true, None) => a,
+            (true, Some(Precision::Tf32)) => Precision::Tf32,
+            (true, Some(_)) => Precision::Bf16,
+        };
+        (a, b, AccMode { wide: dst32, e8 })
     }
 }
 

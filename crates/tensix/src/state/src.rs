@@ -22,6 +22,10 @@ pub const SRC_DATUM_MASK: u32 = 0x7_ffff;
 #[derive(Clone, PartialEq, Eq)]
 pub struct SrcData {
     rows: Box<[[[u32; SRC_COLS]; SRC_ROWS]; SRC_BANKS]>,
+    /// The data format each bank was last unpacked with (`THCON_SEC*_REG2_Out_data_format`),
+    /// `None` until an unpacker writes it. Blackhole's Matrix Unit reads a bank at this
+    /// format's precision unless `DISABLE_IMPLIED_SRC*_FMT_Base` is set (docs/matrix-unit.md O2).
+    formats: [Option<u32>; SRC_BANKS],
 }
 
 impl Default for SrcData {
@@ -52,6 +56,7 @@ impl SrcData {
     pub fn new() -> Self {
         SrcData {
             rows: Box::new([[[0; SRC_COLS]; SRC_ROWS]; SRC_BANKS]),
+            formats: [None; SRC_BANKS],
         }
     }
 
@@ -74,6 +79,18 @@ impl SrcData {
             "Src datum wider than 19 bits: {value:#x}"
         );
         self.rows[bank][row][col] = value & SRC_DATUM_MASK;
+    }
+
+    /// The format `bank` was last unpacked with (O2's implied format), if any.
+    pub fn format(&self, bank: usize) -> Option<u32> {
+        self.formats.get(bank).copied().flatten()
+    }
+
+    /// Records that an unpacker wrote `bank` with data format `code`.
+    pub fn set_format(&mut self, bank: usize, code: u32) {
+        if let Some(f) = self.formats.get_mut(bank) {
+            *f = Some(code);
+        }
     }
 
     /// One whole row of a bank.

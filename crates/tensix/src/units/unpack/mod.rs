@@ -370,6 +370,15 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     let dcfg = ctx.state.dest_access_cfg(t);
     let src_row_base = ctx.state.unpackers[u].src_row[t] as u32;
     let mut exp_cache: Option<(u64, u8)> = None;
+    if count > 0 && (u == 1 || !to_dst) {
+        // O2 of docs/matrix-unit.md: the bank remembers the format it was unpacked with.
+        let src = if u == 1 {
+            &mut ctx.state.src_b
+        } else {
+            &mut ctx.state.src_a
+        };
+        src.set_format(bank, out_fmt.code());
+    }
     for i in 0..count {
         let bits = read_bits(ctx, datum_bit, dbits as u32)?;
         datum_bit += dbits;

@@ -1,6 +1,6 @@
-//! MVMUL, DOTPV and GAPOOL against the functional model of tt-isa-documentation:
-//! WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md (DOTPV.md and GAPOOL.md change only the
-//! row count), rewritten below as `reference_matmul`.
+//! MVMUL, DOTPV and GAPOOL against the reference: MVMUL.md's loop over rows and columns
+//! (DOTPV.md and GAPOOL.md change only the row count) rewritten below as `reference_matmul`,
+//! each datum's dot product from `bhemu-refmath` (docs/matrix-unit.md T2, T4, A1-A6).
 mod matrix_common;
 
 use bhemu_isa::tensix::blackhole::Insn;
@@ -42,7 +42,7 @@ fn word(kind: Kind, clear_dvalid: u8, dst: u16) -> u32 {
     .encode()
 }
 
-/// MVMUL.md's functional model.
+/// MVMUL.md's loop; the arithmetic is docs/matrix-unit.md's.
 fn reference_matmul(
     m: &mut Machine,
     kind: Kind,
@@ -79,13 +79,12 @@ fn reference_matmul(
                 }
                 m.reference.store_int(dst_row + i, j, x, true);
             } else {
-                let mut x = 0f32;
-                for k in 0..16 {
-                    let b = ref_fid_b(ref_read_src(style, b_at(m, i, k)), phase);
-                    let a = ref_fid_a(ref_read_src(style, a_at(m, k, j)), phase);
-                    x = ftz(x + ftz(b * a));
-                }
-                m.reference.store_fp(style, dst32, dst_row + i, j, x, true);
+                let a_col: [_; 16] = std::array::from_fn(|k| src_operand(style, a_at(m, k, j)));
+                let b_row: [_; 16] = std::array::from_fn(|k| src_operand(style, b_at(m, i, k)));
+                let old = m.reference.read_ieee(style, dst32, dst_row + i, j);
+                let kind = dst_kind(style, dst32);
+                let new = bhemu_refmath::dot16(&a_col, &b_row, phase, old, kind);
+                m.reference.write_ieee(style, dst32, dst_row + i, j, new);
             }
         }
         i += if bcast { 2 } else { 1 };

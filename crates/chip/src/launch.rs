@@ -305,6 +305,17 @@ pub fn config_block(p: &TileProgram) -> Vec<u8> {
     b
 }
 
+/// Every L1 write that loads `p` on its tile, in order: each kernel's text and data image, the
+/// kernel-config block at [`CONFIG_BASE`], then launch message 0. The GO signal is not among
+/// them. [`start_program`] writes these into the chip; a host driving a simulator through its
+/// C ABI (the differential runner) writes the same bytes through a TLB window.
+pub fn tile_writes(p: &TileProgram, host_id: u32) -> Vec<(u32, Vec<u8>)> {
+    let mut w: Vec<(u32, Vec<u8>)> = p.kernels.iter().flat_map(|k| k.writes.clone()).collect();
+    w.push((CONFIG_BASE, config_block(p)));
+    w.push((LAUNCH_BASE, launch_message(p, host_id).to_vec()));
+    w
+}
+
 /// Loads and starts `programs` (tiles must be booted and idle), runs until every tile is DONE
 /// or `max_cycles` pass. On a cycle limit the report's `stuck` names what each core waits on.
 pub fn launch_program(
@@ -336,13 +347,9 @@ pub fn start_program(
             ))
             .at_tile(p.x, p.y));
         }
-        for k in &p.kernels {
-            for (addr, data) in &k.writes {
-                t.write_l1(u64::from(*addr), data)?;
-            }
+        for (addr, data) in tile_writes(p, host_id) {
+            t.write_l1(u64::from(addr), &data)?;
         }
-        t.write_l1(u64::from(CONFIG_BASE), &config_block(p))?;
-        t.write_l1(u64::from(LAUNCH_BASE), &launch_message(p, host_id))?;
     }
     for p in programs {
         chip.tile_or_err(p.x, p.y)?

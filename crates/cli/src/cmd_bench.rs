@@ -259,6 +259,8 @@ fn bench_compute(a: &ChipBenchArgs) -> Result<(), CliError> {
             gdb_tiles: None,
             threads: a.threads.clone(),
             noc_hops: a.noc_hops,
+            reference: None,
+            bhemu_lib: None,
         };
         let o = crate::cmd_run::execute(&args).map_err(|e| {
             cerr(format!(

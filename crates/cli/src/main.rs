@@ -17,6 +17,7 @@ mod cmd_tasm;
 mod cmd_tensix;
 mod demo_chip;
 mod demo_ref;
+mod differential;
 mod gdb;
 mod hazard_args;
 mod run_reference;
@@ -65,6 +66,9 @@ enum Command {
         #[command(subcommand)]
         command: cmd_bench::BenchCommand,
     },
+    /// One simulator run of the differential runner, in a process of its own (docs/reference.md).
+    #[command(hide = true)]
+    SimWorker(differential::worker::SimWorkerArgs),
 }
 
 #[derive(Args)]
@@ -127,6 +131,7 @@ fn main() -> ExitCode {
         Command::Tensix { command } => cmd_tensix::run(command),
         Command::Pto { command } => cmd_pto::run(command),
         Command::Bench { command } => cmd_bench::run(command),
+        Command::SimWorker(a) => differential::worker::run(a),
     };
     match result {
         Ok(code) => code,

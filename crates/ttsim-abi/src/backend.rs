@@ -36,6 +36,9 @@ pub struct BackendConfig {
     pub noc_hops: bool,
     /// Serve gdb on this port over these tiles' harts (`BHEMU_GDB`, `BHEMU_GDB_TILES`).
     pub gdb: Option<(u16, Vec<(u8, u8)>)>,
+    /// Stop at the first Tensix undefined behaviour (`BHEMU_STRICT=1`) instead of reporting
+    /// each kind once and going on.
+    pub tensix_strict: bool,
 }
 
 /// Simulated cycles a launched kernel may run before the chip backend reports it as a

@@ -43,6 +43,8 @@ pub struct ChipBackend {
     mode: MmioMode,
     queued: Vec<HostRequest>,
     warned: HashSet<(u32, u32, u64)>,
+    /// Warning texts already printed: each kind of warning is printed once.
+    kinds: HashSet<String>,
     warnings: usize,
     watchdog: Option<Watchdog>,
     /// Where the timeline trace goes when the backend is dropped.
@@ -91,11 +93,19 @@ impl ChipBackend {
                 .map_err(|e| chip_error(e, "init"))?;
         }
         chip.set_check_hazards(cfg.check_hazards);
+        // Tensix undefined behaviour goes on unless asked to stop (docs/libttsim-abi.md
+        // "Tensix faults"); core MMIO keeps `BHEMU_MMIO`'s strictness.
+        chip.set_tensix_strictness(if cfg.tensix_strict {
+            Strictness::Strict
+        } else {
+            Strictness::Permissive
+        });
         Ok(ChipBackend {
             chip,
             mode: cfg.mmio,
             queued: Vec::new(),
             warned: HashSet::new(),
+            kinds: HashSet::new(),
             warnings: 0,
             watchdog: match cfg.hang_cycles.unwrap_or(DEFAULT_HANG_CYCLES) {
                 0 => None,
@@ -175,16 +185,25 @@ impl ChipBackend {
         *n += self.chip.take_hazards_not_kept() as usize;
     }
 
-    /// Prints warnings the chip's tiles recorded in permissive mode.
+    /// Prints the warnings the chip's tiles recorded (Tensix undefined behaviour that went on,
+    /// effects not modelled, permissive MMIO), each kind once: the first tile, thread, word and
+    /// cycle that met it stand for the rest.
     fn drain_chip_warnings(&mut self) {
-        if self.mode != MmioMode::Permissive {
-            return;
-        }
+        let fresh: Vec<_> = self
+            .chip
+            .take_warnings()
+            .into_iter()
+            .filter(|w| {
+                // The kind is the text after the location ("... word 0x...: what").
+                let kind = w.message.split_once(": ").map_or(&*w.message, |(_, k)| k);
+                self.kinds.insert(kind.to_string())
+            })
+            .collect();
         print_capped(
             &mut self.warnings,
-            self.chip.take_warnings(),
+            fresh,
             "bhemu: warning: ",
-            "bhemu: warning: further permissive-mode warnings are not shown",
+            "bhemu: warning: further warnings are not shown",
         );
     }
 }

@@ -51,6 +51,10 @@ pub struct Knobs {
     /// (`bhemu_gdb::clocked`, docs/gdb.md) over the harts of `BHEMU_GDB_TILES` (`X,Y;...`,
     /// default `1,2`).
     pub gdb: Option<(u16, Vec<(u8, u8)>)>,
+    /// `BHEMU_STRICT=1`: the first Tensix undefined behaviour faults the device. Off (the
+    /// default), each kind is reported once on stderr and the chip goes on as the reference
+    /// simulator or the ISA documentation says (docs/libttsim-abi.md "Tensix faults").
+    pub strict: bool,
     /// `BHEMU_STATS=1`: at the last `libttsim_exit`, one line on stderr with the calls made,
     /// the cycles run and the host time spent inside the library (per tile-clock), which
     /// separates bhemu's own cost from the client's when timing through tt-umd.
@@ -139,6 +143,12 @@ impl Knobs {
             &mut problems,
         );
         k.stats = flag(&get, "BHEMU_STATS", "no statistics", &mut problems);
+        k.strict = flag(
+            &get,
+            "BHEMU_STRICT",
+            "Tensix undefined behaviour is reported and the chip goes on",
+            &mut problems,
+        );
         k.noc_hops = flag(
             &get,
             "BHEMU_NOC_HOPS",

@@ -15,15 +15,18 @@
 //! * [`chip_backend`]: `ChipBackend`, the backend over bhemu's Blackhole chip, which
 //!   `libttsim_init` uses;
 //! * [`knobs`]: `BHEMU_LOG`, `BHEMU_TRACE_FILE`, `BHEMU_MMIO`;
-//! * [`umd_client`]: a native client calling the exported functions as tt-umd does.
+//! * [`umd_client`]: a native client calling the exported functions as tt-umd does, through
+//!   [`sim_calls::SimCalls`]: bhemu's linked functions or a library [`dynlib`] loaded at run time.
 pub mod backend;
 pub mod chip_backend;
 pub mod config;
 pub mod device;
+pub mod dynlib;
 pub mod error;
 pub mod ffi;
 pub mod iatu;
 pub mod knobs;
+pub mod sim_calls;
 pub mod stats;
 pub mod tlb;
 pub mod umd_client;

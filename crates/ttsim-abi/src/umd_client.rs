@@ -4,13 +4,10 @@
 //! `libttsim_clock(1)` after every read and none after a write.
 //!
 //! It is what the crate's own boot test and the `umd_poll` benchmark drive, so that bhemu's
-//! share of a polled run can be measured without Python or tt-umd's own per-call cost.
-use std::ffi::c_void;
-
-use crate::ffi::{
-    libttsim_clock, libttsim_init, libttsim_pci_config_rd32, libttsim_pci_mem_rd_bytes,
-    libttsim_pci_mem_wr_bytes,
-};
+//! share of a polled run can be measured without Python or tt-umd's own per-call cost; and,
+//! over a library loaded at run time ([`crate::dynlib::DynSim`]), what `bhemu sim-worker`
+//! drives for the differential runner. The calls go through [`SimCalls`], monomorphized.
+use crate::sim_calls::{Linked, SimCalls};
 use crate::tlb::{TLB_2M_SIZE, TLB_CFG_OFFSET};
 use bhemu_chip::host::{
     jal_x0, launch_message, Firmware, Kernel, DISPATCH_MODE_HOST, GO_MSG, GO_MSG_INDEX, GO_SIGNAL,
@@ -22,33 +19,45 @@ use bhemu_chip::tile::SOFT_RESET_ALL;
 use bhemu_chip::Core;
 
 /// The host side: BAR0's address from config space, TLB 0 for everything, reads counted.
-pub struct UmdClient {
+/// `S` says where the calls go: bhemu's linked functions by default.
+pub struct UmdClient<S: SimCalls = Linked> {
+    sim: S,
     bar0: u64,
     /// Reads made so far, each one clock.
     pub reads: u64,
 }
 
-impl UmdClient {
+impl UmdClient<Linked> {
+    /// [`UmdClient::open_with`] bhemu's own linked library.
+    pub fn open() -> Option<UmdClient> {
+        UmdClient::open_with(Linked)
+    }
+}
+
+impl<S: SimCalls> UmdClient<S> {
     /// `libttsim_init`, then BAR0 from config space. `None` if the device does not identify
     /// as a Blackhole (vendor 0x1E52, device 0xB140).
-    pub fn open() -> Option<UmdClient> {
-        libttsim_init();
-        if libttsim_pci_config_rd32(0, 0) != 0xB140_1E52 {
+    pub fn open_with(sim: S) -> Option<UmdClient<S>> {
+        sim.init();
+        if sim.pci_config_rd32(0, 0) != 0xB140_1E52 {
             return None;
         }
-        let lo = u64::from(libttsim_pci_config_rd32(0, 0x10) & !15);
-        let hi = u64::from(libttsim_pci_config_rd32(0, 0x14));
+        let lo = u64::from(sim.pci_config_rd32(0, 0x10) & !15);
+        let hi = u64::from(sim.pci_config_rd32(0, 0x14));
         Some(UmdClient {
+            sim,
             bar0: hi << 32 | lo,
             reads: 0,
         })
     }
 
+    /// The library the calls go to.
+    pub fn sim(&self) -> &S {
+        &self.sim
+    }
+
     fn wr_raw(&self, paddr: u64, data: &[u8]) {
-        // SAFETY: `data` is a live buffer of `data.len()` bytes.
-        unsafe {
-            libttsim_pci_mem_wr_bytes(paddr, data.as_ptr().cast::<c_void>(), data.len() as u32)
-        };
+        self.sim.pci_mem_wr(paddr, data);
     }
 
     /// Points TLB 0 at tile (x, y), window containing `addr` (§3.3: words +0, +4, +8).
@@ -83,17 +92,11 @@ impl UmdClient {
             let a = addr + done as u64;
             let k = ((TLB_2M_SIZE - a % TLB_2M_SIZE) as usize).min(out.len() - done);
             self.tlb0(x, y, a);
-            // SAFETY: `out[done..]` has at least `k` writable bytes.
-            unsafe {
-                libttsim_pci_mem_rd_bytes(
-                    self.bar0 + a % TLB_2M_SIZE,
-                    out[done..].as_mut_ptr().cast::<c_void>(),
-                    k as u32,
-                )
-            };
+            self.sim
+                .pci_mem_rd(self.bar0 + a % TLB_2M_SIZE, &mut out[done..done + k]);
             done += k;
         }
-        libttsim_clock(1);
+        self.sim.clock(1);
         self.reads += 1;
     }
 
@@ -122,7 +125,7 @@ pub fn tensix_tiles() -> Vec<(u32, u32)> {
         .collect()
 }
 
-impl UmdClient {
+impl<S: SimCalls> UmdClient<S> {
     /// The firmware boot of docs/blackhole-facts.md §9, steps 1–5 on every tile in `tiles`;
     /// then polls until all are DONE. Returns the reads (clocks) the poll took.
     pub fn boot(

@@ -1,9 +1,8 @@
-# LLK idiom "tilize": a row-major 32x32 bf16 matrix in L1 (rows of 64 bytes) becomes one
-# tile of four 16x16 faces (top-left, top-right, bottom-left, bottom-right). Unpacker 0 in
-# Tileize_mode reads 16 datums per row then jumps RowStride = 64 bytes (Shift_amount_cntx0
-# = 4, in units of 16 bytes); one UNPACR per face, each starting at the face's first datum
-# (ADC X) and writing the next 16 SrcA rows (Ch1 Y += 1, Ystride 512 bytes). The Matrix
-# Unit moves SrcA to Dst and the packer writes the tile to L1 as bf16.
+# Blackhole's tilize read: a row-major 32x32 bf16 matrix in L1 (rows of 64 bytes) read by one
+# UNPACR in Tileize_mode. Blackhole's unpacker reads rows of 32 datums of 16 bits, then steps
+# by RowStride = 64 bytes (Shift_amount_cntx0 = 4, in units of 16 bytes), and writes SrcA in
+# order: each matrix row fills two SrcA rows (its left then its right half), 64 rows in all.
+# The Matrix Unit moves SrcA to Dst and the packer writes Dst to L1 as bf16.
 sem 1 init 0 max 1
 l1 0x10000 = bf16 ramp 0 1 256
 l1 0x10200 = bf16 ramp -1 -1 256
@@ -28,14 +27,8 @@ cfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff
 
 [t0]
 cfg SRCA_SET_SetOvrdWithAddr = 1
-ttsetadcxx 1, 255, 0                               # face 0: row 0, column 0
-ttunpacr 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0    # Ch1YInc = 1
-ttsetadcxx 1, 271, 16                              # face 1: row 0, column 16
-ttunpacr 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-ttsetadcxx 1, 767, 512                             # face 2: row 16, column 0
-ttunpacr 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-ttsetadcxx 1, 783, 528                             # face 3: row 16, column 16
-ttunpacr 0, 64, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1    # FlipSrc
+ttsetadcxx 1, 1023, 0                              # the whole matrix: 1024 datums
+ttunpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1     # FlipSrc
 
 [t1]
 cfg ADDR_MOD_AB_SEC0_SrcAIncr = 8

@@ -340,6 +340,14 @@ impl Chip {
         &mut self.noc
     }
     /// Warnings recorded by tiles in permissive mode.
+    /// Sets every tile's coprocessor to stop at undefined behaviour (strict) or to report it and
+    /// go on (permissive), independently of core MMIO's strictness.
+    pub fn set_tensix_strictness(&mut self, s: Strictness) {
+        for t in &mut self.tiles {
+            t.set_coprocessor_mode(s.coprocessor_mode());
+        }
+    }
+
     pub fn take_warnings(&mut self) -> Vec<ChipError> {
         self.tiles
             .iter_mut()

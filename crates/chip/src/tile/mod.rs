@@ -270,6 +270,11 @@ impl Tile {
         self.p.strictness = s;
         self.p.cp.set_mode(s.coprocessor_mode());
     }
+    /// Only the coprocessor's handling of undefined behaviour (strict: stop; permissive:
+    /// report once and go on), leaving core MMIO's strictness as it is.
+    pub fn set_coprocessor_mode(&mut self, m: bhemu_tensix::Mode) {
+        self.p.cp.set_mode(m);
+    }
 
     pub fn core_state(&self, core: Core) -> CoreState {
         self.cores[core.index()].state

@@ -45,6 +45,10 @@
 //! Errors in the description are one line naming the field. Exit status: 0 every output matches
 //! bit for bit; 1 an output differs; 2 bad input or an emulation error; 3 the cycle limit hit
 //! (the report names each stuck core, its pc and the CB it waits on).
+//!
+//! With `--reference PATH/libttsim.so` the program runs on bhemu's `libttsim.so` and on that
+//! reference simulator instead, and every output byte is compared (`differential.rs`,
+//! docs/reference.md).
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -63,11 +67,16 @@ use crate::run_reference::{self as model, Math};
 use crate::CliError;
 
 mod data;
+mod differential;
+mod prepare;
 mod program;
 mod verdict;
 use data::*;
+use prepare::*;
 use program::*;
 use verdict::*;
+
+pub(crate) use program::Format;
 
 const EXIT_MISMATCH: u8 = 1;
 const EXIT_CYCLE_LIMIT: u8 = 3;
@@ -111,6 +120,14 @@ pub struct RunArgs {
     /// (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<String>,
+    /// Run the program on bhemu's libttsim.so and on this reference simulator library (each in
+    /// a child process), instead of the in-process chip, and compare every output byte
+    /// (docs/reference.md). Exit status 0 only if all are equal; 4 the reference refuses.
+    #[arg(long, value_name = "PATH/libttsim.so")]
+    pub reference: Option<PathBuf>,
+    /// bhemu's own libttsim.so for --reference (default: beside the bhemu binary).
+    #[arg(long, value_name = "PATH", requires = "reference")]
+    pub bhemu_lib: Option<PathBuf>,
     /// Per-hop NoC latency (`Timing::BLACKHOLE`: 2 x 5 NIU cycles + 9 per hop) instead of
     /// functional timing; the fast schedule then runs quanta of up to 20 cycles
     /// (docs/noc-lookahead.md).
@@ -134,95 +151,6 @@ struct Compared<'a> {
     out_formats: &'a [Format],
     refs: &'a [Option<Reference>],
     math: Math,
-}
-
-struct Layout {
-    /// Per buffer name: (address offset within a tile's region, pages, page size).
-    buffers: BTreeMap<String, (u64, u32, u32)>,
-    per_tile: u64,
-}
-
-fn layout(p: &Program) -> Result<Layout, CliError> {
-    let mut buffers = BTreeMap::new();
-    let mut off = 0u64;
-    for (kind, list) in [("input", &p.input), ("output", &p.output)] {
-        for (i, b) in list.iter().enumerate() {
-            if b.pages == 0 || b.page_size == 0 || b.page_size % 16 != 0 {
-                return Err(CliError::new(format!(
-                    "{kind}[{i}] ({}): pages must be positive and page_size a positive multiple of 16",
-                    b.name
-                )));
-            }
-            if buffers
-                .insert(b.name.clone(), (off, b.pages, b.page_size))
-                .is_some()
-            {
-                return Err(CliError::new(format!(
-                    "{kind}[{i}].name: '{}' is used twice",
-                    b.name
-                )));
-            }
-            off += u64::from(b.pages) * u64::from(b.page_size);
-            off = off.next_multiple_of(64);
-        }
-    }
-    Ok(Layout {
-        buffers,
-        per_tile: off.max(64),
-    })
-}
-
-fn resolve_arg(
-    a: &Arg,
-    field: &str,
-    l: &Layout,
-    tile: usize,
-    xy: (u8, u8),
-) -> Result<u32, CliError> {
-    let name = match a {
-        Arg::Int(v) => return Ok(*v),
-        Arg::Name(n) => n.as_str(),
-    };
-    let region = DRAM_BASE + l.per_tile * tile as u64;
-    let value = match name {
-        "dram_x" => Some(u64::from(DRAM_X)),
-        "dram_y" => Some(u64::from(DRAM_Y)),
-        "tile_index" => Some(tile as u64),
-        "tile_x" => Some(u64::from(xy.0)),
-        "tile_y" => Some(u64::from(xy.1)),
-        _ => match name.split_once('.') {
-            Some((b, "pages")) => l.buffers.get(b).map(|x| u64::from(x.1)),
-            Some((b, "page_size")) => l.buffers.get(b).map(|x| u64::from(x.2)),
-            Some(_) => None,
-            None => l.buffers.get(name).map(|x| region + x.0),
-        },
-    };
-    let v = value.ok_or_else(|| {
-        CliError::new(format!(
-            "{field}: '{name}' is not a number, dram_x, dram_y, tile_index, tile_x, tile_y, a buffer name, NAME.pages or NAME.page_size"
-        ))
-    })?;
-    u32::try_from(v)
-        .map_err(|_| CliError::new(format!("{field}: '{name}' = {v} does not fit in 32 bits")))
-}
-
-fn load_kernel(
-    kit: &Path,
-    name: &str,
-    core: Core,
-    field: &str,
-) -> Result<Arc<KernelImage>, CliError> {
-    let file = kit
-        .join(name)
-        .join(format!("{}.elf", core.name().to_lowercase()));
-    let img = ElfImage::read(&file).map_err(|e| {
-        CliError::new(format!(
-            "{field}: {e} (build the kit with scripts/kernel-kit/build.sh)"
-        ))
-    })?;
-    Ok(Arc::new(
-        KernelImage::from_elf(core, &img).map_err(|e| CliError::new(format!("{field}: {e}")))?,
-    ))
 }
 
 /// What one `bhemu run` did, for the report (and for `bhemu bench chip --workload compute`).
@@ -252,6 +180,9 @@ impl Outcome {
 }
 
 pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
+    if let Some(lib) = &a.reference {
+        return differential::run(&a, lib);
+    }
     let o = execute(&a)?;
     report(
         &a,
@@ -276,141 +207,23 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
 
 /// Boots, launches and checks the program of `a`; reports nothing.
 pub fn execute(a: &RunArgs) -> Result<Outcome, CliError> {
-    let text = std::fs::read_to_string(&a.program)
-        .map_err(|e| CliError::new(format!("{}: {e}", a.program.display())))?;
-    let p: Program = toml::from_str(&text).map_err(|e| {
-        let msg = e.message().to_string();
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
-        CliError::new(match line {
-            Some(l) => format!("{}:{l}: {msg}", a.program.display()),
-            None => format!("{}: {msg}", a.program.display()),
-        })
-    })?;
-    let base = a.program.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let mut p = p;
-    if let Some(k) = &a.kit {
-        p.kit = k.clone();
-    }
-    if let Some(f) = &a.firmware {
-        p.firmware = f.clone();
-    }
-    if let Some(t) = &a.tiles {
-        p.tiles = t.clone();
-    }
-
-    // Kernels.
-    let mut kernels: Vec<Arc<KernelImage>> = Vec::new();
-    let mut names = Vec::new();
-    if let Some(n) = &p.kernels.brisc {
-        kernels.push(load_kernel(&p.kit, n, Core::Brisc, "kernels.brisc")?);
-        names.push(format!("brisc={n}"));
-    }
-    if let Some(n) = &p.kernels.ncrisc {
-        kernels.push(load_kernel(&p.kit, n, Core::Ncrisc, "kernels.ncrisc")?);
-        names.push(format!("ncrisc={n}"));
-    }
-    if let Some(n) = &p.kernels.compute {
-        for c in [Core::Trisc0, Core::Trisc1, Core::Trisc2] {
-            kernels.push(load_kernel(&p.kit, n, c, "kernels.compute")?);
-        }
-        names.push(format!("compute={n}"));
-    }
-    if kernels.is_empty() {
-        return Err(CliError::new(
-            "kernels: name at least one of brisc, ncrisc, compute",
-        ));
-    }
-
-    // CBs, in L1 from DATA_BASE on.
-    let mut cbs = Vec::new();
-    let mut addr = DATA_BASE;
-    for (i, c) in p.cb.iter().enumerate() {
-        Format::parse(&c.format, &format!("cb[{i}].format"))?;
-        let cb = LocalCb {
-            index: c.index,
-            addr,
-            pages: c.pages,
-            page_size: c.page_size,
-        };
-        addr = addr.saturating_add(cb.size()).next_multiple_of(64);
-        cbs.push(cb);
-    }
-    let l = layout(&p)?;
-    let math = p.math.parse()?;
-    let in_formats: Vec<Format> = p
-        .input
-        .iter()
-        .enumerate()
-        .map(|(i, b)| Format::parse(&b.format, &format!("input[{i}].format")))
-        .collect::<Result<_, _>>()?;
-    let out_formats: Vec<Format> = p
-        .output
-        .iter()
-        .enumerate()
-        .map(|(i, b)| Format::parse(&b.format, &format!("output[{i}].format")))
-        .collect::<Result<_, _>>()?;
-    let mut refs = Vec::new();
-    for (i, o) in p.output.iter().enumerate() {
-        let field = format!("output[{i}].reference");
-        let r = match (&o.reference, &o.file) {
-            (Some(r), None) => {
-                let r = parse_reference(r, &field)?;
-                let elems =
-                    u64::from(o.pages) * u64::from(o.page_size) / out_formats[i].bytes() as u64;
-                let [mt, kt, nt] = math.mkn.map(|d| d as u64);
-                if r.op == "matmul" && !elems.is_multiple_of(1024 * mt * nt) {
-                    return Err(CliError::new(format!(
-                        "{field}: matmul needs whole {mt}x{nt}-tile blocks of 32x32 tiles; the output has {elems} elements"
-                    )));
-                }
-                let blocks = elems / (1024 * mt * nt);
-                for (k, op) in r.operands.iter().enumerate() {
-                    let j =
-                        p.input.iter().position(|b| &b.name == op).ok_or_else(|| {
-                            CliError::new(format!("{field}: no input named '{op}'"))
-                        })?;
-                    let want = u64::from(p.input[j].pages) * u64::from(p.input[j].page_size)
-                        / in_formats[j].bytes() as u64;
-                    let have = match (r.op.as_str(), k) {
-                        ("matmul", 0) => blocks * mt * kt * 1024,
-                        ("matmul", _) => blocks * kt * nt * 1024,
-                        _ => elems,
-                    };
-                    if r.op == "matmul"
-                        && math.mkn != [1, 1, 1]
-                        && (in_formats[j] != Format::Bf16 || out_formats[i] != Format::Bf16)
-                    {
-                        return Err(CliError::new(format!(
-                            "{field}: math.matmul_tiles other than [1, 1, 1] needs bf16 inputs and output"
-                        )));
-                    }
-                    if want != have {
-                        return Err(CliError::new(format!(
-                            "{field}: input '{op}' has {want} elements, {have} expected from the output"
-                        )));
-                    }
-                }
-                Some(r)
-            }
-            (None, Some(_)) | (None, None) => None,
-            (Some(_), Some(_)) => {
-                return Err(CliError::new(format!(
-                    "output[{i}]: give reference or file, not both"
-                )))
-            }
-        };
-        refs.push(r);
-    }
+    let Prepared {
+        p,
+        names,
+        base,
+        l,
+        math,
+        in_formats,
+        out_formats,
+        refs,
+        tiles,
+        fw,
+        coords,
+        programs,
+        inputs,
+    } = prepare(a)?;
 
     // Chip and boot.
-    let tiles = grid::parse_tiles(&p.tiles).map_err(|e| CliError::new(format!("tiles: {e}")))?;
-    let fw = Firmware::load(&p.firmware).map_err(|e| {
-        CliError::new(format!(
-            "firmware: {e} (run scripts/fetch-ttnn.sh to fetch the ttnn 0.81.1 firmware)"
-        ))
-    })?;
     let mut chip = Chip::new(&ChipConfig {
         tiles,
         timing: bhemu_chip::Timing::per_hop(a.noc_hops),
@@ -434,55 +247,24 @@ pub fn execute(a: &RunArgs) -> Result<Outcome, CliError> {
             p.max_cycles
         )));
     }
-
-    // Per-tile programs and inputs.
-    let coords: Vec<(u8, u8)> = chip
+    let chip_coords: Vec<(u8, u8)> = chip
         .tiles()
         .iter()
         .map(|t| (t.node().x, t.node().y))
         .collect();
-    let mut programs = Vec::new();
-    let mut inputs: Vec<Vec<Vec<u8>>> = Vec::new();
-    for (ti, &xy) in coords.iter().enumerate() {
-        let region = DRAM_BASE + l.per_tile * ti as u64;
-        let mut mine = Vec::new();
-        for (i, b) in p.input.iter().enumerate() {
-            let mut data = input_bytes(b, i, in_formats[i], &base)?;
-            if b.random.is_some() {
-                // A different stream per tile, still determined by the seed.
-                let seed = b.random.unwrap_or(0).wrapping_add(ti as u32 * 7919);
-                data = random_data(in_formats[i], seed, data.len());
-            }
+    if chip_coords != coords {
+        return Err(CliError::new(
+            "the chip's tile order differs from the program's (row by row, y then x)",
+        ));
+    }
+
+    // Inputs, in DRAM bank 0.
+    for (ti, mine) in inputs.iter().enumerate() {
+        for (i, data) in mine.iter().enumerate() {
             chip.dram_mut()
-                .write(0, region + l.buffers[&b.name].0, &data)
+                .write(0, l.input_addr(ti, &p.input[i].name), data)
                 .map_err(|e| CliError::new(format!("input[{i}]: {e}")))?;
-            mine.push(data);
         }
-        inputs.push(mine);
-        let mut tp = TileProgram {
-            x: xy.0,
-            y: xy.1,
-            kernels: kernels.clone(),
-            cbs: cbs.clone(),
-            ..TileProgram::default()
-        };
-        for (procs, list, field) in [
-            (&[0usize][..], &p.args.brisc, "args.brisc"),
-            (&[1usize][..], &p.args.ncrisc, "args.ncrisc"),
-            (&[2usize, 3, 4][..], &p.args.compute, "args.compute"),
-        ] {
-            let vals = list
-                .iter()
-                .enumerate()
-                .map(|(k, a)| resolve_arg(a, &format!("{field}[{k}]"), &l, ti, xy))
-                .collect::<Result<Vec<u32>, _>>()?;
-            for &pi in procs {
-                tp.args[pi] = vals.clone();
-            }
-        }
-        tp.validate()
-            .map_err(|e| CliError::new(format!("cb: {e}")))?;
-        programs.push(tp);
     }
 
     // Run (traced when asked: the launch, not the boot).

@@ -171,7 +171,7 @@ pub(super) fn default_page() -> u32 {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Format {
+pub(crate) enum Format {
     Bf16,
     Fp32,
     U32,
@@ -194,7 +194,7 @@ impl Format {
             ))),
         }
     }
-    pub(super) fn bytes(self) -> usize {
+    pub(crate) fn bytes(self) -> usize {
         match self {
             Format::Bf16 => 2,
             Format::Fp32 | Format::U32 | Format::I32 => 4,

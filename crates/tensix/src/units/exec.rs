@@ -279,7 +279,9 @@ impl Visit for Exec<'_, '_> {
         reset_srcb_gate_control: u32,
         reset_srca_gate_control: u8,
     ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
+        // Resets the Matrix Unit's Src read gating, a power-saving detail with no effect on
+        // any datum; tt-llk issues it between reconfigurations. Nothing to compute.
+        Ok(())
     }
     fn cleardvalid(&mut self, cleardvalid: u8, reset: u32) -> UnitResult {
         Ok(()) // timing only: no data effect modelled

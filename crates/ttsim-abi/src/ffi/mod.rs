@@ -82,6 +82,7 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
         check_hazards: k.check_hazards,
         noc_hops: k.noc_hops,
         gdb: k.gdb.clone(),
+        tensix_strict: k.strict,
     };
     abi.said.clear();
     abi.fault = None;

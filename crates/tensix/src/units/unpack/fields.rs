@@ -36,6 +36,8 @@ pub(super) struct Fields {
     pub(super) add_dest_addr_cntr: Option<CfgField>,
     pub(super) src_unsigned: CfgField,
     pub(super) src_set_base: CfgField,
+    /// Blackhole: FP8 data in L1 are E4M3 rather than E5M2.
+    pub(super) lf8_4b_exp: CfgField,
 }
 
 pub(super) fn fields(u: usize) -> Fields {
@@ -132,6 +134,7 @@ pub(super) fn fields(u: usize) -> Fields {
             add_dest_addr_cntr: Some(f::UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr),
             src_unsigned: f::ALU_FORMAT_SPEC_REG0_SrcAUnsigned,
             src_set_base: f::SRCA_SET_Base,
+            lf8_4b_exp: f::THCON_SEC0_REG1_Unp_LF8_4b_exp,
         }
     } else {
         Fields {
@@ -226,6 +229,7 @@ pub(super) fn fields(u: usize) -> Fields {
             add_dest_addr_cntr: None,
             src_unsigned: f::ALU_FORMAT_SPEC_REG0_SrcBUnsigned,
             src_set_base: f::SRCB_SET_Base,
+            lf8_4b_exp: f::THCON_SEC1_REG1_Unp_LF8_4b_exp,
         }
     }
 }

@@ -76,6 +76,7 @@ fn convert(
     exp: u8,
     to_dst: bool,
     int8_unsigned: bool,
+    e4m3: bool,
 ) -> Result<u32, String> {
     use DataFormat::*;
     let (fmt16, v) = match in_fmt {
@@ -92,7 +93,7 @@ fn convert(
                 };
                 (Bf16, b >> 16)
             }
-            Fp16 => return Err("FP32 to FP16 unpacking (FP32ToFP16) is".into()),
+            Fp16 => (Fp16, fp32_to_fp16_unpacked(bits)),
             o => return Err(format!("FP32 cannot be unpacked as {}", o.name())),
         },
         _ if in_fmt != out_fmt => {
@@ -102,7 +103,7 @@ fn convert(
                 out_fmt.name()
             ))
         }
-        Fp8 => (Fp16, bits << 8),
+        Fp8 => (Fp16, fp8_to_fp16_unpacked(bits as u8, e4m3) as u32),
         Bfp8 | Bfp4 | Bfp2 => {
             let w = match in_fmt {
                 Bfp8 => BfpWidth::B8,
@@ -136,6 +137,39 @@ fn convert(
         Fp16 if to_dst => Ok(write_dst_fp16(v as u16) as u32),
         Fp16 => Ok(write_src_fp16(v as u16)),
         o => Err(format!("no conversion for {}", o.name())),
+    }
+}
+
+/// FP32 to FP16 on the way into Src: the exponent re-biased from 127 to 15, the mantissa's top
+/// ten bits kept (truncated); below FP16's range a signed zero, above it the largest FP16
+/// pattern (exponent 31, mantissa 1023). Established with the reference simulator
+/// (docs/tensix-datapath.md "Unpacker conversions").
+fn fp32_to_fp16_unpacked(bits: u32) -> u32 {
+    let sign = (bits >> 16) & 0x8000;
+    let exp = ((bits >> 23) & 0xff) as i32 - 112;
+    let man = (bits >> 13) & 0x3ff;
+    sign | match exp {
+        e if e < 0 => 0,
+        e if e > 31 => (31 << 10) | 0x3ff,
+        e => ((e as u32) << 10) | man,
+    }
+}
+
+/// An FP8 datum as the FP16 the unpacker writes. E5M2 is FP16's top byte, except that on
+/// Blackhole exponent and mantissa all ones become an FP16 with every low bit set too. E4M3
+/// (`Unp_LF8_4b_exp`) re-biases its exponent by 8 (exponent 0 stays 0) and, for exponent 15
+/// with mantissa 7, sets every mantissa bit below its three.
+fn fp8_to_fp16_unpacked(b: u8, e4m3: bool) -> u16 {
+    let b = u16::from(b);
+    if e4m3 {
+        let (sign, exp, man) = (b & 0x80, (b >> 3) & 15, b & 7);
+        let pad = if exp == 15 && man == 7 { 0x7f } else { 0 };
+        let exp = if exp != 0 { exp + 8 } else { 0 };
+        (sign << 8) | (exp << 10) | (man << 7) | pad
+    } else if b & 0x7f == 0x7f {
+        (b << 8) | 0xff
+    } else {
+        b << 8
     }
 }
 
@@ -288,13 +322,18 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         exp_addr16 = exp_addr16.wrapping_sub(fifo * 16);
     }
     let tilize = ctx.cfg(fl.tileize_mode) != 0;
+    // Blackhole's unpackers read L1 in rows of 32 datums of 16 or 32 bits (16 of 8 bits or
+    // fewer), then step by the row stride: the tilize stride of `Shift_amount_cntx0..2`, or
+    // one row. Established with the reference simulator (docs/tensix-datapath.md "Blackhole
+    // unpacker rows").
+    let row_width: u32 = if dbits <= 8 { 16 } else { 32 };
     let row_stride_bits: u64 = if tilize {
         let s = (ctx.cfg(fl.shift_amount[0]) << 4)
             | (ctx.cfg(fl.shift_amount[1]) << 8)
             | (ctx.cfg(fl.shift_amount[2]) << 12);
         s as u64 * 8
     } else {
-        dbits * 16
+        dbits * u64::from(row_width)
     };
     let (to_dst, transpose) = if u == 0 {
         let d = if multi {
@@ -350,17 +389,12 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     if tilize && upsample_zeroes > 0 {
         ctx.undefined("UNPACR tilize with upsampling")?;
     }
-    if tilize && count > 256 {
-        // docs/tensix-datapath.md "Not modelled yet": Blackhole's whole-tile tilize.
-        ctx.not_modelled(
-            "UNPACR tilize of more than one 16x16 face (Blackhole whole-tile tilize; rows read as the Wormhole page's model reads them)",
-        )?;
-    }
     if to_dst && (col_shift != 0 || transpose) {
         ctx.undefined("UNPACR to Dst with column shift or transpose")?;
     }
     let forced_exp = ctx.cfg(fl.forced_shared_exp) as u8;
     let unsigned = ctx.cfg(fl.src_unsigned) != 0;
+    let e4m3 = ctx.cfg(fl.lf8_4b_exp) != 0;
     let set_ovrd = ctx.cfg(f::SRCA_SET_SetOvrdWithAddr) != 0;
     let bank = if u == 1 {
         ctx.banks.unpack_b
@@ -370,20 +404,11 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     let dcfg = ctx.state.dest_access_cfg(t);
     let src_row_base = ctx.state.unpackers[u].src_row[t] as u32;
     let mut exp_cache: Option<(u64, u8)> = None;
-    if count > 0 && (u == 1 || !to_dst) {
-        // O2 of docs/matrix-unit.md: the bank remembers the format it was unpacked with.
-        let src = if u == 1 {
-            &mut ctx.state.src_b
-        } else {
-            &mut ctx.state.src_a
-        };
-        src.set_format(bank, out_fmt.code());
-    }
     for i in 0..count {
         let bits = read_bits(ctx, datum_bit, dbits as u32)?;
         datum_bit += dbits;
-        if (i + 1) % 16 == 0 {
-            datum_bit = wrap(datum_bit - dbits * 16 + row_stride_bits);
+        if (i + 1) % row_width == 0 {
+            datum_bit = wrap(datum_bit - dbits * u64::from(row_width) + row_stride_bits);
         }
         let mut exp = 0u8;
         if in_fmt.is_bfp() {
@@ -402,7 +427,7 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
                 exp_addr16 += 1;
             }
         }
-        let mut datum = match convert(in_fmt, out_fmt, bits, exp, to_dst, unsigned) {
+        let mut datum = match convert(in_fmt, out_fmt, bits, exp, to_dst, unsigned, e4m3) {
             Ok(d) => d,
             Err(m) => return ctx.undefined(format!("UNPACR: {m}; rest of the unpack skipped")),
         };
@@ -421,11 +446,9 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
                         let mut r = row - 4;
                         let mut c = col - col_shift as usize;
                         if set_ovrd {
-                            if r >= 64 {
-                                return ctx.undefined(format!(
-                                    "UNPACR SrcA row {r} >= 64 (SetOvrdWithAddr)"
-                                ));
-                            }
+                            // Blackhole's SrcA row address wraps at 64 (tt-llk's fast
+                            // tilize writes rows 64 on as rows 0 on).
+                            r &= 63;
                         } else {
                             if r >= 16 {
                                 return ctx
@@ -481,6 +504,16 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
             let v = a[1].get(Coord::Z) + ch1z;
             a[1].set(Coord::Z, v);
         }
+    }
+    if set_dat_valid != 0 && (u == 1 || !to_dst) {
+        // O2 of docs/matrix-unit.md: the bank handed to the Matrix Unit remembers the format
+        // it was unpacked with.
+        let src = if u == 1 {
+            &mut ctx.state.src_b
+        } else {
+            &mut ctx.state.src_a
+        };
+        src.set_format(bank, out_fmt.code());
     }
     let base = (ctx.cfg(fl.src_set_base) << 4) & 0x3f;
     if set_dat_valid != 0 {

@@ -9,27 +9,30 @@ use DataFormat::*;
 fn fp32_to_bf16_unpack_flushes_denormals_and_keeps_the_top_half() {
     // Src BF16: Sign 18, Man 17..11, Exp 7..0.
     assert_eq!(
-        convert(Fp32, Bf16, 0x3fc0_1234, 0, false, false),
+        convert(Fp32, Bf16, 0x3fc0_1234, 0, false, false, false),
         Ok((0x40 << 11) | 0x7f)
     );
     assert_eq!(
-        convert(Fp32, Bf16, 0x8000_0001, 0, false, false),
+        convert(Fp32, Bf16, 0x8000_0001, 0, false, false, false),
         Ok(1 << 18)
     );
     // To Dst: Dst16b BF16 Sign 15, Man 14..8, Exp 7..0.
-    assert_eq!(convert(Fp32, Bf16, 0x3fc0_0000, 0, true, false), Ok(0x407f));
+    assert_eq!(
+        convert(Fp32, Bf16, 0x3fc0_0000, 0, true, false, false),
+        Ok(0x407f)
+    );
 }
 
 #[test]
 fn fp32_to_tf32_unpack_keeps_ten_mantissa_bits() {
     // 0x3fc02000: exp 0x7f, mantissa top 10 bits 0b1000000001.
     assert_eq!(
-        convert(Fp32, Tf32, 0x3fc0_2000, 0, false, false),
+        convert(Fp32, Tf32, 0x3fc0_2000, 0, false, false, false),
         Ok((0x201 << 8) | 0x7f)
     );
     // To Dst, TF32 means FP32: the whole word, rearranged.
     assert_eq!(
-        convert(Fp32, Tf32, 0x3fc0_2001, 0, true, false),
+        convert(Fp32, Tf32, 0x3fc0_2001, 0, true, false, false),
         Ok(0x407f_2001)
     );
 }
@@ -39,7 +42,7 @@ fn fp8_unpacks_as_fp16_with_a_zero_low_byte() {
     // FP8 0x3e: sign 0, exp 0b01111, man 0b10 -> FP16 0x3e00; Src FP16: Man 17..8,
     // Exp 4..0.
     assert_eq!(
-        convert(Fp8, Fp8, 0x3e, 0, false, false),
+        convert(Fp8, Fp8, 0x3e, 0, false, false, false),
         Ok((0x200 << 8) | 0x0f)
     );
 }
@@ -48,55 +51,117 @@ fn fp8_unpacks_as_fp16_with_a_zero_low_byte() {
 fn bfp4_and_bfp2_datums_unpack_through_bfp8() {
     // BFP4 0b0110 = 6/4 = 1.5 at exp 127 -> BF16 0x3fc0.
     assert_eq!(
-        convert(Bfp4, Bfp4, 0b0110, 127, false, false),
+        convert(Bfp4, Bfp4, 0b0110, 127, false, false, false),
         Ok((0x40 << 11) | 0x7f)
     );
     // BFP2 0b11 = -1 at exp 130 -> -8.0 = BF16 0xc100.
-    assert_eq!(convert(Bfp2, Bfp2, 0b11, 130, true, false), Ok(0x8082));
+    assert_eq!(
+        convert(Bfp2, Bfp2, 0b11, 130, true, false, false),
+        Ok(0x8082)
+    );
 }
 
 #[test]
 fn bfp8a_unpacks_to_fp16_and_rejects_exponents_beyond_5_bits() {
     // 0x40 at exp 15 = 1.0 = FP16 0x3c00 -> Src: Man 0, Exp 15.
-    assert_eq!(convert(Bfp8a, Bfp8a, 0x40, 15, false, false), Ok(15));
-    assert!(convert(Bfp8a, Bfp8a, 0x40, 40, false, false).is_err());
+    assert_eq!(convert(Bfp8a, Bfp8a, 0x40, 15, false, false, false), Ok(15));
+    assert!(convert(Bfp8a, Bfp8a, 0x40, 40, false, false, false).is_err());
 }
 
 #[test]
 fn int8_unpacks_sign_magnitude_or_unsigned_onto_exponent_16() {
     // Src INT8: Sign 18, Magnitude 17..8, 16 in bits 4..0 (0 when the magnitude is zero).
     assert_eq!(
-        convert(Int8, Int8, 0x85, 0, false, false),
+        convert(Int8, Int8, 0x85, 0, false, false, false),
         Ok((1 << 18) | (5 << 8) | 16)
     );
     assert_eq!(
-        convert(Int8, Int8, 0x85, 0, false, true),
+        convert(Int8, Int8, 0x85, 0, false, true, false),
         Ok((0x85 << 8) | 16)
     );
-    assert_eq!(convert(Int8, Int8, 0x80, 0, false, false), Ok(1 << 18));
+    assert_eq!(
+        convert(Int8, Int8, 0x80, 0, false, false, false),
+        Ok(1 << 18)
+    );
 }
 
 #[test]
 fn int16_is_opaque_and_int32_goes_to_dst_only() {
-    assert_eq!(convert(Int16, Int16, 0xbeef, 0, true, false), Ok(0xbeef));
     assert_eq!(
-        convert(Int16, Int16, 0xbeef, 0, false, false),
+        convert(Int16, Int16, 0xbeef, 0, true, false, false),
+        Ok(0xbeef)
+    );
+    assert_eq!(
+        convert(Int16, Int16, 0xbeef, 0, false, false, false),
         Ok((0xbe << 11) | 0xef)
     );
     // INT32 to Dst takes the FP32 rearrangement (WriteDstFP32): sign 31 stays, bits
     // 22..16 (0x12) move to 30..24, bits 30..23 (0) to 23..16, the low half stays.
     assert_eq!(
-        convert(Int32, Int32, 0x8012_3456, 0, true, false),
+        convert(Int32, Int32, 0x8012_3456, 0, true, false, false),
         Ok(0x9200_3456)
     );
-    assert!(convert(Int32, Int32, 1, 0, false, false).is_err());
+    assert!(convert(Int32, Int32, 1, 0, false, false, false).is_err());
 }
 
 #[test]
 fn only_fp32_converts_between_formats() {
-    assert!(convert(Bf16, Fp16, 0, 0, false, false).is_err());
-    assert!(
-        convert(Fp32, Fp16, 0, 0, false, false).is_err(),
-        "FP32ToFP16 not modelled"
+    assert!(convert(Bf16, Fp16, 0, 0, false, false, false).is_err());
+}
+
+/// Src FP16 layout: sign 18, mantissa 17..8, exponent 4..0.
+fn src_fp16(sign: u32, exp: u32, man: u32) -> u32 {
+    (sign << 18) | (man << 8) | exp
+}
+
+#[test]
+fn fp32_to_fp16_rebiases_the_exponent_and_truncates_the_mantissa() {
+    // 1.5 + 2^-20: exponent 127 -> 15, mantissa 0x400000 | 8 -> top ten bits 0x200.
+    assert_eq!(
+        convert(Fp32, Fp16, 0x3fc0_0008, 0, false, false, false),
+        Ok(src_fp16(0, 15, 0x200))
+    );
+    // -2^-15 (exponent 112) -> exponent 0 (reads as zero), sign kept.
+    assert_eq!(
+        convert(Fp32, Fp16, 0xb800_0000, 0, false, false, false),
+        Ok(src_fp16(1, 0, 0))
+    );
+    // 2^-16 (exponent 111) is below FP16's range: a signed zero.
+    assert_eq!(
+        convert(Fp32, Fp16, 0x3780_0000, 0, false, false, false),
+        Ok(src_fp16(0, 0, 0))
+    );
+    // 2^17 (exponent 144 -> 32) saturates to exponent 31, mantissa 1023.
+    assert_eq!(
+        convert(Fp32, Fp16, 0x4800_0000, 0, false, false, false),
+        Ok(src_fp16(0, 31, 0x3ff))
+    );
+}
+
+#[test]
+fn fp8_e5m2_all_ones_sets_every_low_fp16_bit() {
+    // 0x7f: exponent 31, mantissa 3 -> FP16 0x7fff (exponent 31, mantissa 1023).
+    assert_eq!(
+        convert(Fp8, Fp8, 0x7f, 0, false, false, false),
+        Ok(src_fp16(0, 31, 0x3ff))
+    );
+}
+
+#[test]
+fn fp8_e4m3_rebiases_by_eight() {
+    // 0x3c: sign 0, exponent 7, mantissa 4 -> exponent 15, mantissa 4 << 7 = 0x200 (1.5).
+    assert_eq!(
+        convert(Fp8, Fp8, 0x3c, 0, false, false, true),
+        Ok(src_fp16(0, 15, 0x200))
+    );
+    // 0xff: exponent 15, mantissa 7 -> exponent 23, mantissa 0x380 | 0x7f.
+    assert_eq!(
+        convert(Fp8, Fp8, 0xff, 0, false, false, true),
+        Ok(src_fp16(1, 23, 0x3ff))
+    );
+    // Exponent 0 stays 0.
+    assert_eq!(
+        convert(Fp8, Fp8, 0x05, 0, false, false, true),
+        Ok(src_fp16(0, 0, 0x280))
     );
 }

@@ -3,7 +3,7 @@
 
 use crate::accumulator::{accumulate, DstKind};
 use crate::operand::Operand;
-use crate::term::{t1_elwadd_term, t2_product, t4_group, Product, Term};
+use crate::term::{t1_elwadd_term, t2_product, t4_group, t4_product, Product, Term};
 
 /// ELWADD (ELWSUB when `sub`) of SrcA's `a` and SrcB's `b` (T1, T5, T6): `old` is the Dst
 /// datum with `AddDst`, `None` without it (an all-zero Dst term). `phase` is the fidelity
@@ -48,7 +48,7 @@ pub fn dot16_terms(
     let products: Vec<Product> = a_col
         .iter()
         .zip(b_row)
-        .map(|(&a, &b)| t2_product(a, b, phase, dst))
+        .map(|(&a, &b)| t4_product(a, b, phase, dst))
         .collect();
     products.chunks(8).filter_map(t4_group).collect()
 }

@@ -178,6 +178,25 @@ pub fn t2_product(a: Operand, b: Operand, phase: u32, dst: DstKind) -> Product {
     }
 }
 
+/// T4's products: as [`t2_product`], except that a product of non-zero operands keeps its
+/// exponent even when it is ≤ 0 (only ELWMUL's single product becomes the zero term there); a
+/// product with a zero operand is still the zero term.
+pub fn t4_product(a: Operand, b: Operand, phase: u32, dst: DstKind) -> Product {
+    let adj = t2_adj(a.e8(), dst, phase);
+    if a.is_zero() || b.is_zero() {
+        return Product {
+            neg: false,
+            exp: adj.max(0),
+            m: 0,
+        };
+    }
+    Product {
+        neg: a.neg != b.neg,
+        exp: a.exp as i32 + b.exp as i32 + adj,
+        m: t2_src_a_bits(&a, phase) * t2_src_b_bits(&b, phase),
+    }
+}
+
 /// T4 alignment of a product `d` places below its group's exponent: `(2m + 2^d) >> (d + 1)`
 /// (round half up); 30 places or more leave 0.
 pub const fn t4_align(m: u64, d: i32) -> u64 {

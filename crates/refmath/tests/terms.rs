@@ -172,6 +172,18 @@ fn t4_group_whose_largest_exponent_is_0_contributes_nothing() {
 }
 
 #[test]
+fn t4_keeps_products_at_exponent_0_unlike_elwmul() {
+    // 2^-63 (0x2000, exponent 64) squared is at 64 + 64 - 127 = 1: 16 x 64 = 1024. 2^-64
+    // (0x1f80, exponent 63) x 2^-63 is at 0 and stays a product: aligned one place,
+    // (2048 + 2) >> 2 = 512. The group: 1536 at exponent 1, FP32 0x00c0_0000.
+    let a = column(&[(0, 0x2000), (1, 0x1f80)]).0;
+    let b = [bf(0x2000); 16];
+    assert_eq!(dot16(&a, &b, 0, 0, FP32), 0x00c0_0000);
+    // ELWMUL's single product at exponent 0 is the zero term instead: Dst stays 0.
+    assert_eq!(elwmul(bf(0x1f80), bf(0x2000), 0, 0, FP32), 0);
+}
+
+#[test]
 fn t4_shifts_are_capped_at_30_places() {
     // (2m + 2^d) >> (d + 1): 2047 at 11 places is (4094 + 2048) >> 12 = 1; a (hypothetical)
     // 2^40 at 30 places is 0, where an uncapped shift would leave (2^41 + 2^30) >> 31 = 1024.

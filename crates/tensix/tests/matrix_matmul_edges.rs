@@ -148,27 +148,26 @@ fn products_below_the_smallest_normal_are_flushed() {
 }
 
 #[test]
-fn a_product_at_exponent_0_is_the_zero_term_beside_a_small_group_top() {
-    // T2: 2^-63 (exponent 64) x 2^-63 is at 64 + 64 - 127 = 1: 16 x 64 = 1024. 2^-64
-    // (exponent 63) x 2^-63 is at 0: the zero term (significand 0, exponent max(-127, 0)).
-    // T4: the group's top is 1, the zero term adds 0: 1024 at 1, FP32 2^-126 = 0x0080_0000.
-    // (Kept as a product at exponent 0, it would align 1 place to (2048 + 2) >> 2 = 512 and
-    // give 1536 at 1, 0x00c0_0000.)
+fn a_dot_product_keeps_products_at_exponent_0_aligned_to_the_group_top() {
+    // T4: 2^-63 (exponent 64) x 2^-63 is at 64 + 64 - 127 = 1: 16 x 64 = 1024. 2^-64
+    // (exponent 63) x 2^-63 is at 0 and, unlike ELWMUL's product, is kept: it aligns one place
+    // to (2 x 1024 + 2) >> 2 = 512. The group: 1536 at exponent 1, FP32 1.5 x 2^-126 =
+    // 0x00c0_0000 (as ELWMUL's zero term it would have been 0x0080_0000).
     let (a, b) = (src_fp(0, 0, 64), src_fp(0, 0, 63));
     for kind in KINDS {
         let mut m = machine(&[a, b], &[a, a], None);
         run(&mut m, kind, bf16_fp32(), 0);
-        assert_eq!(fp32_bits(&m), 0x0080_0000, "{kind:?}");
+        assert_eq!(fp32_bits(&m), 0x00c0_0000, "{kind:?}");
     }
     // FP16 operands into an FP16 Dst (adj -15): 2^-7 x 2^-7 (exponents 8) is at 1, 2^-8 x 2^-7
-    // (7 and 8) at 0, the zero term: 1024 at 1, FP16 exponent 1 mantissa 0, Dst16b FP16
-    // (sign 15, mantissa 14..5, exponent 4..0) 0x0001 (as a product: 1536, 0x4001).
+    // (7 and 8) at 0 and kept: 1536 at 1, FP16 exponent 1 mantissa 0x200, Dst16b FP16 (sign
+    // 15, mantissa 14..5, exponent 4..0) 0x4001.
     let fp16 = configs()[2].2;
     let (a, b) = (src_fp(0, 0, 8), src_fp(0, 0, 7));
     for kind in KINDS {
         let mut m = machine(&[a, b], &[a, a], None);
         run(&mut m, kind, fp16, 0);
-        assert_eq!(m.dst.bits()[0][0], 0x0001, "{kind:?}");
+        assert_eq!(m.dst.bits()[0][0], 0x4001, "{kind:?}");
     }
 }
 

@@ -49,6 +49,9 @@ if [ "${BHEMU_NO_REFERENCE:-0}" != 1 ]; then
   else
     echo "test.sh: the reference simulator is not available; the differential tier is skipped"
   fi
+  # The reference's Matrix Unit arithmetic as a vector generator (reference_datapath.rs).
+  bash scripts/reference-datapath.sh >/dev/null ||
+    echo "test.sh: no ttsim source; the datapath cells are skipped"
 fi
 
 # Tests that build programs with the cross toolchain must not skip silently here.

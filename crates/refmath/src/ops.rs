@@ -3,7 +3,7 @@
 
 use crate::accumulator::{accumulate, DstKind};
 use crate::operand::Operand;
-use crate::term::{t1_elwadd_term, t2_product, t4_group, t4_product, Product, Term};
+use crate::term::{t1_elwadd_term, t3_product, t4_group, t4_product, Product, Term};
 
 /// ELWADD (ELWSUB when `sub`) of SrcA's `a` and SrcB's `b` (T1, T5, T6): `old` is the Dst
 /// datum with `AddDst`, `None` without it (an all-zero Dst term). `phase` is the fidelity
@@ -22,7 +22,7 @@ pub fn elwadd(
 /// T3 ELWMUL: one product term (T2, fidelity phase `phase`) plus the old Dst datum `old`; it
 /// always accumulates, whatever the instruction's `AddDst` bit, so `old` is not optional.
 pub fn elwmul(a: Operand, b: Operand, phase: u32, old: u32, dst: DstKind) -> u32 {
-    accumulate(&[t2_product(a, b, phase, dst).term()], Some(old), dst)
+    accumulate(&[t3_product(a, b, phase, dst).term()], Some(old), dst)
 }
 
 /// T4 one output datum of MVMUL (and DOTPV, GAPOOL): `Dst += Σ_k b_row[k] · a_col[k]` over

@@ -159,41 +159,37 @@ pub const fn t2_src_b_bits(b: &Operand, phase: u32) -> u64 {
 
 /// T2 Product of SrcA's `a` and SrcB's `b` in fidelity phase `phase` (`(FidelityPhase +
 /// FIDELITY_BASE_Phase) & 3`; only the low two bits are read). `e8` is SrcA's (O2). A
-/// product with a zero operand, or whose exponent is ≤ 0, is the zero term: significand 0
-/// with exponent `max(adj, 0)`.
-pub fn t2_product(a: Operand, b: Operand, phase: u32, dst: DstKind) -> Product {
-    let adj = t2_adj(a.e8(), dst, phase);
-    let exp = a.exp as i32 + b.exp as i32 + adj;
-    if a.is_zero() || b.is_zero() || exp <= 0 {
-        return Product {
-            neg: false,
-            exp: adj.max(0),
-            m: 0,
-        };
-    }
-    Product {
-        neg: a.neg != b.neg,
-        exp,
-        m: t2_src_a_bits(&a, phase) * t2_src_b_bits(&b, phase),
-    }
-}
-
-/// T4's products: as [`t2_product`], except that a product of non-zero operands keeps its
-/// exponent even when it is ≤ 0 (only ELWMUL's single product becomes the zero term there); a
-/// product with a zero operand is still the zero term.
+/// product with a zero operand is the zero term: significand 0 with exponent `max(adj, 0)`.
+/// This is the dot products' product (T4); ELWMUL's is [`t3_product`].
 pub fn t4_product(a: Operand, b: Operand, phase: u32, dst: DstKind) -> Product {
     let adj = t2_adj(a.e8(), dst, phase);
     if a.is_zero() || b.is_zero() {
-        return Product {
-            neg: false,
-            exp: adj.max(0),
-            m: 0,
-        };
+        return zero_term(adj);
     }
     Product {
         neg: a.neg != b.neg,
         exp: a.exp as i32 + b.exp as i32 + adj,
         m: t2_src_a_bits(&a, phase) * t2_src_b_bits(&b, phase),
+    }
+}
+
+/// T3 ELWMUL's product: [`t4_product`], and the zero term also when the product's exponent is
+/// ≤ 0 (a dot product keeps such products).
+pub fn t3_product(a: Operand, b: Operand, phase: u32, dst: DstKind) -> Product {
+    let p = t4_product(a, b, phase, dst);
+    if p.exp <= 0 {
+        zero_term(t2_adj(a.e8(), dst, phase))
+    } else {
+        p
+    }
+}
+
+/// T2's zero term for the re-bias `adj`.
+const fn zero_term(adj: i32) -> Product {
+    Product {
+        neg: false,
+        exp: if adj > 0 { adj } else { 0 },
+        m: 0,
     }
 }
 

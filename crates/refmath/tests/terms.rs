@@ -1,7 +1,7 @@
 //! T1–T6 ("Terms" of docs/matrix-unit.md), expected bits worked out by hand.
 
 use bhemu_refmath::ops::dot16_terms;
-use bhemu_refmath::term::{t2_product, t4_align};
+use bhemu_refmath::term::{t3_product, t4_align};
 use bhemu_refmath::{dot16, elwadd, elwmul, DstKind, Operand};
 
 const FP32: DstKind = DstKind::Fp32;
@@ -102,7 +102,7 @@ fn t2_zero_term_takes_exponent_max_adj_0() {
     // (2^23 + 2) >> 1 = 2^22 + 1, then normalised back: (2^22 + 1) << 1, mantissa 2.
     let zero = Operand::fp16(0);
     let one = Operand::fp16(0x3c00);
-    assert_eq!(t2_product(zero, one, 0, FP32).exp, 97);
+    assert_eq!(t3_product(zero, one, 0, FP32).exp, 97);
     assert_eq!(elwmul(zero, one, 0, 0x3000_0001, FP32), 0x3000_0002);
     // Phase 3 lowers adj by 12: exponent 85, below Dst's 96, which stays as it is.
     assert_eq!(elwmul(zero, one, 3, 0x3000_0001, FP32), 0x3000_0001);
@@ -111,7 +111,7 @@ fn t2_zero_term_takes_exponent_max_adj_0() {
 }
 
 #[test]
-fn t2_product_exponent_at_or_below_0_is_the_zero_term() {
+fn t3_elwmul_product_exponent_at_or_below_0_is_the_zero_term() {
     // 2^-63 (exponent 64) x 2^-64 (exponent 63): 64 + 63 - 127 = 0: the zero term, +0.
     assert_eq!(elwmul(bf(0x2000), bf(0x1f80), 0, 0, FP32), 0);
     // 2^-62 x 2^-64: exponent 1, 16 * 64 = 1024 (1.0): 2^-126 = 0x0080_0000.

@@ -3,7 +3,7 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md` (DOTPV.md and
 //! GAPOOL.md are MVMUL's model with the row count changed).
 
-use super::datapath::{self, Operand, Precision, Term};
+use super::datapath::{self, AccMode, Operand, Precision, TermLanes};
 use super::{
     formats, read_words, store_int, write_words, DstRows, Matmul, MatrixCtx, Retired, SrcAStyle,
 };
@@ -81,12 +81,9 @@ pub(super) fn mvmul(
             let b_raw = *ctx.src_b.row(b_bank, b_src_row(i));
             let b: [Operand; 16] = std::array::from_fn(|k| Operand::read(b_raw[k], pb, true));
             let row = dst_row + i as u32;
-            let groups = block.group_terms(&b, phase, adj);
-            let mut w = read_words(ctx, mode, row);
-            for (wj, g) in w.iter_mut().zip(groups) {
-                *wj = datapath::accumulate(g, *wj, mode);
-            }
-            write_words(ctx, mode, row, &w);
+            let old = read_words(ctx, mode, row);
+            let new = block.row(&b, phase, adj, &old, mode);
+            write_words(ctx, mode, row, &new);
         }
     }
     let rows = DstRows {
@@ -110,7 +107,7 @@ pub(super) fn mvmul(
 /// columns of T4 in vector lanes.
 struct SrcABlock {
     exp: [[i32; 16]; 16],
-    slice: [[f32; 16]; 16],
+    slice: [[i32; 16]; 16],
     zero: [[bool; 16]; 16],
 }
 
@@ -126,14 +123,14 @@ impl SrcABlock {
     fn new(op: impl Fn(usize, usize) -> Operand, phase: u32) -> Self {
         let mut b = SrcABlock {
             exp: [[0; 16]; 16],
-            slice: [[0.0; 16]; 16],
+            slice: [[0; 16]; 16],
             zero: [[true; 16]; 16],
         };
         for k in 0..16 {
             for j in 0..16 {
                 let o = op(k, j);
                 if !o.zero {
-                    let m = datapath::a_slice(o.man | 0x400, phase) as f32;
+                    let m = datapath::a_slice(o.man | 0x400, phase) as i32;
                     b.exp[k][j] = o.exp;
                     b.slice[k][j] = if o.sign != 0 { -m } else { m };
                     b.zero[k][j] = false;
@@ -143,48 +140,74 @@ impl SrcABlock {
         b
     }
 
-    /// T4 for every column j: the two group terms of `Σ_k b[k] · A[k][j]`.
-    ///
-    /// The alignment `(2m + 2^d) >> (d + 1)` (round half up of `m / 2^d`) is computed as
-    /// `trunc(m · 2^-d + 1/2)` in `f32`, which is exact here: a product `m` has at most 12
-    /// significant bits, so `m · 2^-d + 1/2` spans at most 14 bits for `d ≤ 13`, and for larger `d`
-    /// every product (below 2^12) aligns to 0, as it does with `d` clamped to 14. Sums of eight
-    /// aligned products stay below 2^15. So the f32 lanes give the integer rule's bits while
-    /// vectorising with the baseline instruction set (no per-lane integer shifts needed).
-    fn group_terms(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [[Term; 2]; 16] {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the running CPU has AVX2, checked just above; the function is the same
-            // code as `group_terms_lanes`, compiled with 8-lane vectors.
-            return unsafe { self.group_terms_avx2(b, phase, adj) };
-        }
+    /// T4 for every column j: the two group terms of `Σ_k b[k] · A[k][j]`, in lanes: each
+    /// column is one lane of the same integer steps (with AVX2, 8 lanes at once with per-lane
+    /// shifts).
+    fn group_terms(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [TermLanes; 2] {
         self.group_terms_lanes(b, phase, adj)
     }
 
-    /// [`SrcABlock::group_terms_lanes`] compiled for AVX2 (8 lanes, per-lane shifts).
+    /// One Dst row: T4's two group terms of every column added to the old words `old` (A1–A6).
+    /// On a CPU with AVX2 the same code runs compiled for 8-lane vectors with per-lane shifts.
+    fn row(
+        &self,
+        b: &[Operand; 16],
+        phase: u32,
+        adj: i32,
+        old: &[u32; 16],
+        mode: AccMode,
+    ) -> [u32; 16] {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the running CPU has AVX2, checked just above; the function is the same
+            // code as `row_lanes`, compiled with 8-lane vectors.
+            return unsafe { self.row_avx2(b, phase, adj, old, mode) };
+        }
+        self.row_lanes(b, phase, adj, old, mode)
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn group_terms_avx2(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [[Term; 2]; 16] {
-        self.group_terms_lanes(b, phase, adj)
+    unsafe fn row_avx2(
+        &self,
+        b: &[Operand; 16],
+        phase: u32,
+        adj: i32,
+        old: &[u32; 16],
+        mode: AccMode,
+    ) -> [u32; 16] {
+        self.row_lanes(b, phase, adj, old, mode)
+    }
+
+    #[inline(always)]
+    fn row_lanes(
+        &self,
+        b: &[Operand; 16],
+        phase: u32,
+        adj: i32,
+        old: &[u32; 16],
+        mode: AccMode,
+    ) -> [u32; 16] {
+        datapath::accumulate_lanes(&self.group_terms_lanes(b, phase, adj), old, mode)
     }
 
     // Lane loops index several arrays with one column index on purpose: that is what vectorises.
     #[allow(clippy::needless_range_loop)]
     #[inline(always)]
-    fn group_terms_lanes(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [[Term; 2]; 16] {
-        let mut out = [[Term::default(); 2]; 16];
+    fn group_terms_lanes(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [TermLanes; 2] {
+        let mut out = [TermLanes::default(); 2];
         let zero_exp = adj.max(0);
         for g in 0..2 {
             let mut exps = [[0i32; 16]; 8];
-            let mut vals = [[0f32; 16]; 8];
+            let mut vals = [[0i32; 16]; 8];
             for kk in 0..8 {
                 let k = 8 * g + kk;
                 let bk = b[k];
                 let b_exp = bk.exp + adj;
                 let b_slice = if bk.zero {
-                    0.0
+                    0
                 } else {
-                    let m = datapath::b_slice(bk.man | 0x400, phase) as f32;
+                    let m = datapath::b_slice(bk.man | 0x400, phase) as i32;
                     if bk.sign != 0 {
                         -m
                     } else {
@@ -204,26 +227,22 @@ impl SrcABlock {
                     top[j] = top[j].max(e[j]);
                 }
             }
-            let mut sum = [0f32; 16];
+            let mut sum = [0i32; 16];
             for kk in 0..8 {
                 for j in 0..16 {
-                    let d = (exps[kk][j] - top[j]).max(-14);
-                    let scale = f32::from_bits(((127 + d) as u32) << 23);
+                    let d = (top[j] - exps[kk][j]).min(30) as u32;
                     let v = vals[kk][j];
-                    let aligned = ((v.abs() * scale + 0.5) as i32) as f32;
-                    sum[j] += if v < 0.0 { -aligned } else { aligned };
+                    let m = v.unsigned_abs();
+                    let aligned = (((m << 1) + (1 << d)) >> (d + 1)) as i32;
+                    sum[j] += if v < 0 { -aligned } else { aligned };
                 }
             }
+            let o = &mut out[g];
             for j in 0..16 {
-                out[j][g] = if top[j] <= 0 {
-                    Term::default()
-                } else {
-                    Term {
-                        negative: sum[j] < 0.0,
-                        exp: top[j],
-                        sig: (sum[j].abs() as u32) << 13,
-                    }
-                };
+                let live = top[j] > 0;
+                o.negative[j] = live && sum[j] < 0;
+                o.exp[j] = if live { top[j] } else { 0 };
+                o.sig[j] = if live { sum[j].unsigned_abs() << 13 } else { 0 };
             }
         }
         out
@@ -233,7 +252,7 @@ impl SrcABlock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matrix::datapath::{product_adj, AccMode, Product};
+    use crate::matrix::datapath::{product_adj, Product, Term};
 
     /// xorshift64: a fixed stream of operands.
     struct Rng(u64);
@@ -257,7 +276,7 @@ mod tests {
         ((r.next() & 1) << 18) | ((r.next() & 0x3ff) << 8) | exp
     }
 
-    /// T4's vectorised form (`SrcABlock::group_terms`, f32 lanes) gives exactly the terms of the
+    /// T4's vectorised form (`SrcABlock::group_terms`, integer lanes) gives exactly the terms of the
     /// rule as `datapath::group_term` states it, over every precision, phase and accumulator
     /// mode, with exponents spread so that every alignment distance 0..=30 and the cap occur.
     #[test]
@@ -282,12 +301,6 @@ mod tests {
                 std::array::from_fn(|_| Operand::read(datum(&mut r, base, emax), p, true));
             let block = SrcABlock::new(|k, j| a[k * 16 + j], phase);
             let got = block.group_terms(&b, phase, adj);
-            // The portable build of the same lanes (the dispatch above may pick AVX2).
-            assert_eq!(
-                block.group_terms_lanes(&b, phase, adj),
-                got,
-                "round {round}"
-            );
             for j in 0..16 {
                 let products: Vec<Product> = (0..16)
                     .map(|k| Product::of(a[k * 16 + j], b[k], phase, adj))
@@ -296,7 +309,40 @@ mod tests {
                     datapath::group_term(&products[..8]),
                     datapath::group_term(&products[8..]),
                 ];
-                assert_eq!(got[j], want, "round {round} column {j}");
+                let lanes = got.map(|g| Term {
+                    negative: g.negative[j],
+                    exp: g.exp[j],
+                    sig: g.sig[j],
+                });
+                assert_eq!(lanes, want, "round {round} column {j}");
+            }
+            // The whole row, as dispatched (AVX2 where present) and as the portable build of the
+            // same code, against the scalar accumulator.
+            let old: [u32; 16] = std::array::from_fn(|j| {
+                let w = (r.next() << 8) ^ (j as u32);
+                if wide {
+                    w
+                } else {
+                    w & 0xffff_e000
+                }
+            });
+            let row = block.row(&b, phase, adj, &old, mode);
+            assert_eq!(
+                row,
+                block.row_lanes(&b, phase, adj, &old, mode),
+                "round {round}"
+            );
+            for j in 0..16 {
+                let terms = got.map(|g| Term {
+                    negative: g.negative[j],
+                    exp: g.exp[j],
+                    sig: g.sig[j],
+                });
+                assert_eq!(
+                    row[j],
+                    datapath::accumulate(terms, old[j], mode),
+                    "round {round} column {j}"
+                );
             }
         }
     }

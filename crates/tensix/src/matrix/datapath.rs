@@ -547,6 +547,7 @@ mod tests {
     /// The branch-free lanes give [`accumulate`]'s words for every mode on random terms and Dst
     /// values (exponents near each other and anywhere, zero and negative terms).
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn accumulate_lanes_equal_accumulate() {
         let mut s = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {

@@ -143,6 +143,7 @@ impl SrcABlock {
     /// T4 for every column j: the two group terms of `Σ_k b[k] · A[k][j]`, in lanes: each
     /// column is one lane of the same integer steps (with AVX2, 8 lanes at once with per-lane
     /// shifts).
+    #[cfg(test)]
     fn group_terms(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [TermLanes; 2] {
         self.group_terms_lanes(b, phase, adj)
     }

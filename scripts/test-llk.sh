@@ -12,7 +12,9 @@
 # Options:
 #   --reference       run on the reference simulator (.cache/reference/sim, scripts/build-reference.sh)
 #   --per-file N      ids per file for a FILE argument or the default sample (default 3; 0 = all)
-#   --timeout S       per-test timeout in seconds (pytest-timeout; default 120)
+#   --timeout S       per-test timeout in seconds (pytest-timeout; default 60); the harness's own
+#                     wait for the kernels to finish is set 10 s shorter (scripts/llk/llk_hang_timeout.py)
+#                     so that a hang reports which TRISCs did not finish
 #   --setup-only      set everything up and stop
 #   -h, --help        this text
 #
@@ -27,7 +29,9 @@
 #                      it) and riscv-tt-elf-{size,objcopy,objdump,gcov,gcov-tool} -> Debian's
 #                      riscv64-unknown-elf-* binutils.
 #   .cache/bhemu-sim/  bhemu's release libttsim.so + soc_descriptor.yaml (bhemu install-sim).
-#   .cache/llk/runs/<sim>/<file>/  per-file TMPDIR, pytest log and JUnit XML of the last run.
+#   .cache/llk/runs/<sim>/<file>/  ids, pytest log and JUnit XML of the last run; each file runs
+#                      with its own TMPDIR (/tmp/llk-*, named in <file>/tmpdir: tt-umd binds a
+#                      socket there and the path must stay short).
 #
 # Prints a per-file table (passed, failed, skipped by the test, cannot compile without sfpi,
 # not run: collected but no result, e.g. the process died or timed out) and exits 1 when any id
@@ -55,14 +59,14 @@ TTNN_VERSION="0.81.1"
 EXALENS_VERSION="0.4.2"
 UMD_VERSION="0.9.14"
 
-reference=0; per_file=3; timeout=120; setup_only=0; args=()
+reference=0; per_file=3; timeout=60; setup_only=0; args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --reference) reference=1; shift ;;
     --per-file) per_file="$2"; shift 2 ;;
     --timeout) timeout="$2"; shift 2 ;;
     --setup-only) setup_only=1; shift ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) args+=("$1"); shift ;;
   esac
@@ -234,17 +238,22 @@ done
 
 runs="$cache/llk/runs/$simname"
 mkdir -p "$runs"
-pyargs=(-p no:sugar -p no:cacheprovider -o log_cli=false -o console_output_style=classic --run-simulator)
+export PYTHONPATH="$repo/scripts/llk${PYTHONPATH:+:$PYTHONPATH}"
+export LLK_HANG_TIMEOUT=$(( timeout > 20 ? timeout - 10 : timeout / 2 + 1 ))
+pyargs=(-p llk_hang_timeout -p no:sugar -p no:cacheprovider -o log_cli=false -o console_output_style=classic --run-simulator)
 
 run_file() {  # $1 = file; ids on stdin
-  local f="$1" d="$runs/${1%.py}" sel
-  rm -rf "$d"; mkdir -p "$d/tmp"
+  local f="$1" d="$runs/${1%.py}" sel tmp
+  # TMPDIR per file, short: tt-umd puts a Unix socket under it (path limit 108 bytes).
+  [ -f "$d/tmpdir" ] && rm -rf "$(cat "$d/tmpdir")"
+  rm -rf "$d"; mkdir -p "$d"
+  tmp="$(mktemp -d /tmp/llk-XXXXXX)"; echo "$tmp" > "$d/tmpdir"
   sel="$(cat)"
   if [ -z "$sel" ]; then
     # Collect (the same mode as the run) and take $per_file ids spread evenly.
-    (cd "$tests/python_tests" && TMPDIR="$d/tmp" timeout 600 "$vpy" -m pytest --collect-only -q \
+    (cd "$tests/python_tests" && TMPDIR="$tmp" timeout 600 "$vpy" -m pytest --collect-only -q \
         "${pyargs[@]}" -m "$MARKER" "$f") >"$d/collect.log" 2>&1 || true
-    sel="$(grep -E "^$f::" "$d/collect.log" | "$vpy" -c '
+    sel="$( (grep -E "^$f::" "$d/collect.log" || true) | "$vpy" -c '
 import sys
 ids = [l.rstrip("\n") for l in sys.stdin if l.strip()]
 n = int(sys.argv[1])
@@ -261,7 +270,7 @@ print("\n".join(ids))' "$per_file")"
   log "$f: $n id(s) on $simname"
   local t0; t0=$(date +%s)
   mapfile -t idarr < "$d/ids"
-  (cd "$tests/python_tests" && TMPDIR="$d/tmp" timeout $((n * timeout + 300)) "$vpy" -m pytest \
+  (cd "$tests/python_tests" && TMPDIR="$tmp" timeout $((n * timeout + 300)) "$vpy" -m pytest \
       "${pyargs[@]}" --timeout="$timeout" --junit-xml="$d/junit.xml" -o junit_logging=system-out \
       "${idarr[@]}") >"$d/pytest.log" 2>&1 || true
   echo $(( $(date +%s) - t0 )) > "$d/seconds"
@@ -273,64 +282,4 @@ done
 
 # ---------------------------------------------------------------- 5. the table
 t_end=$(date +%s)
-"$vpy" - "$runs" "$simname" $((t_end - t_start)) $((t_end - t_setup)) "${order[@]}" <<'PY'
-import os, re, sys
-import xml.etree.ElementTree as ET
-
-runs, simname, total, run_s, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]
-# Debian's GCC cannot build code that uses sfpi's vector types (docs/llk.md).
-SFPI = re.compile(r"'sfpi'|sfpi::|vFloat|vInt|vUInt|\bv_if\b|\bv_endif\b|sfpi_inline|__builtin_rvtt|dst_reg")
-rows, details, bad = [], [], 0
-for f in files:
-    d = os.path.join(runs, f[:-3])
-    ids = [l.strip() for l in open(os.path.join(d, "ids")) if l.strip()] if os.path.exists(os.path.join(d, "ids")) else []
-    p = fl = sk = sf = 0
-    seen = 0
-    xmlp = os.path.join(d, "junit.xml")
-    if os.path.exists(xmlp):
-        for tc in ET.parse(xmlp).getroot().iter("testcase"):
-            seen += 1
-            fail = tc.find("failure")
-            if fail is None:
-                fail = tc.find("error")
-            if tc.find("skipped") is not None:
-                sk += 1
-            elif fail is not None:
-                text = (fail.get("message") or "") + "\n" + (fail.text or "")
-                if "Command's stderr" in text and SFPI.search(text):
-                    sf += 1
-                    continue
-                fl += 1
-                first = ""
-                for line in text.splitlines():
-                    s = line.strip()
-                    if s.startswith("E ") or "Error" in s or "assert" in s.lower() or "error:" in s:
-                        first = s.lstrip("E ").strip()
-                        break
-                details.append((f, tc.get("name"), first or (fail.get("message") or "")[:200]))
-            else:
-                p += 1
-    notrun = max(len(ids) - seen, 0)
-    secs = open(os.path.join(d, "seconds")).read().strip() if os.path.exists(os.path.join(d, "seconds")) else "-"
-    rows.append((f, len(ids), p, fl, sk, sf, notrun, secs))
-    bad += fl + notrun
-    if notrun:
-        details.append((f, "-", f"{notrun} id(s) without a result: see {os.path.join(d, 'pytest.log')}"))
-
-hdr = ("file", "ids", "passed", "failed", "skipped", "needs sfpi", "not run", "s")
-w = max([len(hdr[0])] + [len(r[0]) for r in rows])
-fmt = f"{{:<{w}}} {{:>4}} {{:>6}} {{:>6}} {{:>7}} {{:>10}} {{:>7}} {{:>5}}"
-print()
-print(f"tt-llk python_tests on {simname}")
-print(fmt.format(*hdr))
-for r in rows:
-    print(fmt.format(*r))
-tot = [sum(r[i] for r in rows) for i in range(1, 7)]
-print(fmt.format("total", *tot, run_s))
-print(f"wall time {total} s (tests {run_s} s); logs under {runs}/<file>/pytest.log")
-if details:
-    print("\nfailures:")
-    for f, name, first in details:
-        print(f"  {f}::{name}\n      {first}")
-sys.exit(1 if bad else 0)
-PY
+"$vpy" "$repo/scripts/llk/summarize.py" "$runs" "$simname" $((t_end - t_start)) $((t_end - t_setup)) "${order[@]}"

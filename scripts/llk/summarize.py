@@ -56,6 +56,44 @@ def grids(block):
     return out
 
 
+def warnings_by_test(log_text, fname):
+    """{index of the test in run order: [bhemu warning lines printed while it ran]}.
+
+    With -s, stderr lands between pytest's progress characters; a warning belongs to the test
+    whose result character follows it. bhemu reports each kind of undefined behaviour once per
+    process, so only the first test that hits a kind shows it.
+    """
+    out, n, started = {}, 0, False
+    for line in log_text.splitlines():
+        if not started:
+            started = bool(re.match(r"^collected \d+ item", line))
+            continue
+        if re.match(r"^(=+ |_+ test)", line):
+            break
+        if line.startswith(fname + " "):
+            line = line[len(fname) + 1:]
+        while True:
+            m = re.match(r"^([.FsExX]+)(?=bhemu: |$)", line)
+            if m:
+                n += len(m.group(1))
+                line = line[m.end():]
+                continue
+            i = line.find("bhemu: ")
+            if i < 0:
+                break
+            j = line.find("bhemu: ", i + 7)
+            w = line[i:j if j > 0 else None].strip()
+            m = re.match(r"bhemu: warning: tensix at tile \((\d+,\d+)\), thread (T\d), insn (0x[0-9a-f]+), "
+                         r"cycle \d+: undefined at cycle \d+, thread T\d, word 0x[0-9a-f]+: (.*)", w)
+            if m:
+                w = f"bhemu: {m.group(2)} {m.group(3)}: {m.group(4)}"
+            out.setdefault(n, []).append(w)
+            if j < 0:
+                break
+            line = line[j:]
+    return out
+
+
 def first_message(block, fail_msg):
     plain = ANSI.sub("", block)
     for pat in (r"(TimeoutError: .*)", r"Timeout reached: .*", r"(Timeout \(>[\d.]+s\) from pytest-timeout)",
@@ -63,6 +101,9 @@ def first_message(block, fail_msg):
         m = re.search(pat, plain, re.M)
         if m:
             return (m.group(1) if m.groups() else m.group(0)).strip()[:300]
+    m = re.search(r"^⨯ \S+\[.*\] (.*)$", plain, re.M)  # the harness's one-line failure summary
+    if m:
+        return m.group(1).strip()[:300]
     return (fail_msg or "").strip().splitlines()[0][:300] if fail_msg else "(no message)"
 
 
@@ -103,10 +144,11 @@ def main():
         logp = os.path.join(d, "pytest.log")
         log = open(logp, errors="replace").read() if os.path.exists(logp) else ""
         blk = blocks(log)
+        warns = warnings_by_test(log, f)
         p = fl = sk = sf = seen = 0
         xmlp = os.path.join(d, "junit.xml")
         if os.path.exists(xmlp):
-            for tc in ET.parse(xmlp).getroot().iter("testcase"):
+            for k, tc in enumerate(ET.parse(xmlp).getroot().iter("testcase")):
                 seen += 1
                 fail = tc.find("failure")
                 if fail is None:
@@ -121,7 +163,11 @@ def main():
                     fl += 1
                     name = tc.get("name")
                     b = blk.get(name, "") or text
-                    details.append((f, name, first_message(b, fail.get("message")), tile_diff(b)))
+                    diff = tile_diff(b)
+                    w = warns.get(k, [])
+                    if w:
+                        diff = ((diff + "\n      ") if diff else "") + "\n      ".join(sorted(set(w)))
+                    details.append((f, name, first_message(b, fail.get("message")), diff))
                 else:
                     p += 1
         notrun = max(len(ids) - seen, 0)

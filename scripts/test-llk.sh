@@ -4,8 +4,8 @@
 #
 #   scripts/test-llk.sh [OPTIONS] [FILE|ID ...]
 #
-# FILE is a test file of tt-llk/tests/python_tests (test_pack.py, python_tests/test_pack.py) and
-# runs every id of it that the regression marker expression selects; ID is a pytest node id
+# FILE is a test file of tt-llk/tests/python_tests (test_pack.py, python_tests/test_pack.py): it
+# runs --per-file ids of what the regression marker expression selects there; ID is a pytest node id
 # (test_pack.py::test_pack[...]). Without arguments a fixed sample runs: from each file of
 # DEFAULT_FILES below, --per-file ids spread evenly over its collected ids.
 #

@@ -74,3 +74,9 @@ fi
 if [ "${BHEMU_NO_METAL:-0}" != 1 ]; then
   bash scripts/test-metal.sh
 fi
+
+# tt-llk's own python_tests from the ttnn wheel (docs/llk.md), a sample that passes on bhemu:
+# tt-llk's whole-tile fast tilize. The venv (torch, tt-exalens) lands in .cache/llk-venv.
+if [ "${BHEMU_NO_LLK:-0}" != 1 ]; then
+  bash scripts/test-llk.sh --per-file 8 test_fast_tilize_full.py
+fi

@@ -460,6 +460,25 @@ pub fn accumulate_lanes<const N: usize>(
     out
 }
 
+/// Runs `f` compiled for AVX2 (8-lane vectors, per-lane shifts) when the CPU has it, else as
+/// built for the baseline. `f` must be an `#[inline(always)]` closure over lane code, so that it
+/// is compiled inside the AVX2 function; either way the results are the same code's.
+#[inline(always)]
+pub fn in_lanes<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the running CPU has AVX2, checked just above.
+            return unsafe { avx2(f) };
+        }
+    }
+    f()
+}
+
 /// A 16-bit FP16 Dst value (IEEE layout) as an accumulator word.
 #[inline]
 pub fn word_from_fp16(h: u16) -> u32 {

@@ -3,7 +3,7 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/ELWADD.md`, `ELWSUB.md`,
 //! `ELWMUL.md`.
 
-use super::datapath::{self, Operand};
+use super::datapath::{self, Operand, TermLanes};
 use super::{
     formats, read_words, store_int, write_words, DstRows, Elw, MatrixCtx, Retired, SrcAStyle,
 };
@@ -77,22 +77,29 @@ fn add_or_sub(
             }
             continue;
         }
-        let mut w = if f.add_dst {
+        let old = if f.add_dst {
             read_words(ctx, mode, row)
         } else {
             [0; 16]
         };
-        for j in 0..16 {
-            let b = if sub { b_raw[j] ^ (1 << 18) } else { b_raw[j] };
-            let t = datapath::add_term(
-                Operand::read(a_raw[j], pa, true),
-                Operand::read(b, pb, flush_b),
-                mode,
-                phase,
-            );
-            w[j] = datapath::accumulate([t], w[j], mode);
-        }
-        write_words(ctx, mode, row, &w);
+        let new = datapath::in_lanes(
+            #[inline(always)]
+            || {
+                let mut t = TermLanes::default();
+                for j in 0..16 {
+                    let b = if sub { b_raw[j] ^ (1 << 18) } else { b_raw[j] };
+                    let x = datapath::add_term(
+                        Operand::read(a_raw[j], pa, true),
+                        Operand::read(b, pb, flush_b),
+                        mode,
+                        phase,
+                    );
+                    (t.negative[j], t.exp[j], t.sig[j]) = (x.negative, x.exp, x.sig);
+                }
+                datapath::accumulate_lanes(&[t], &old, mode)
+            },
+        );
+        write_words(ctx, mode, row, &new);
     }
     retired(f, dst_row, f.add_dst, dst32)
 }
@@ -127,17 +134,24 @@ pub(super) fn elwmul(
             }
             continue;
         }
-        let mut w = read_words(ctx, mode, row);
-        for j in 0..16 {
-            let t = datapath::product_term(
-                Operand::read(a_raw[j], pa, true),
-                Operand::read(b_raw[j], pb, flush_b),
-                phase,
-                adj,
-            );
-            w[j] = datapath::accumulate([t], w[j], mode);
-        }
-        write_words(ctx, mode, row, &w);
+        let old = read_words(ctx, mode, row);
+        let new = datapath::in_lanes(
+            #[inline(always)]
+            || {
+                let mut t = TermLanes::default();
+                for j in 0..16 {
+                    let x = datapath::product_term(
+                        Operand::read(a_raw[j], pa, true),
+                        Operand::read(b_raw[j], pb, flush_b),
+                        phase,
+                        adj,
+                    );
+                    (t.negative[j], t.exp[j], t.sig[j]) = (x.negative, x.exp, x.sig);
+                }
+                datapath::accumulate_lanes(&[t], &old, mode)
+            },
+        );
+        write_words(ctx, mode, row, &new);
     }
     retired(f, dst_row, true, dst32)
 }

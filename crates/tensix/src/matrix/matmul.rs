@@ -158,26 +158,10 @@ impl SrcABlock {
         old: &[u32; 16],
         mode: AccMode,
     ) -> [u32; 16] {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the running CPU has AVX2, checked just above; the function is the same
-            // code as `row_lanes`, compiled with 8-lane vectors.
-            return unsafe { self.row_avx2(b, phase, adj, old, mode) };
-        }
-        self.row_lanes(b, phase, adj, old, mode)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn row_avx2(
-        &self,
-        b: &[Operand; 16],
-        phase: u32,
-        adj: i32,
-        old: &[u32; 16],
-        mode: AccMode,
-    ) -> [u32; 16] {
-        self.row_lanes(b, phase, adj, old, mode)
+        datapath::in_lanes(
+            #[inline(always)]
+            || self.row_lanes(b, phase, adj, old, mode),
+        )
     }
 
     #[inline(always)]

@@ -19,7 +19,7 @@ fn int32_format_reads_twos_complement_and_references_keep_the_32_bits() {
     encode(Format::I32, -7.0, &mut v);
     assert_eq!(v, (-7i32).to_le_bytes());
     // Random int32 data spans the whole range (both signs, large magnitudes).
-    let d = random_data(Format::I32, 3, 4096);
+    let d = random_data(Format::I32, 3, 4096, None);
     let xs: Vec<i32> = d
         .chunks_exact(4)
         .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))

@@ -15,8 +15,7 @@
 //! read interfaces selected by `ReadIntfSel` (see [`read_interfaces`]), one row or one face
 //! apart (`DstAccessMode`, see [`interface_stride`]). Not modelled, and
 //! reported: compression, L1 source,
-//! ReLU, L1 accumulation, downsampling, exponent thresholding; edge masking is taken as
-//! disabled.
+//! ReLU, L1 accumulation, downsampling, exponent thresholding. Edge masks: [`EdgeMasks`].
 use bhemu_isa::tensix::blackhole::Insn;
 
 use crate::formats::pack_conv::{
@@ -507,3 +506,7 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "pack_tests.rs"]
+mod tests;

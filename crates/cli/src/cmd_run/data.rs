@@ -204,7 +204,7 @@ pub(super) fn random_bits(f: Format, seed: u32, shared: u32, n_bytes: usize) -> 
     let mut base_next = xorshift(shared ^ 0x5bd1_e995);
     let mut base = 0u32;
     let mut exponent = |i: usize, r: u32| {
-        if i % 16 == 0 {
+        if i.is_multiple_of(16) {
             base = any_exponent(base_next(), emax);
         }
         match r % 16 {

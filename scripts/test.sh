@@ -38,9 +38,31 @@ if [ "${BHEMU_NO_INSTALL:-0}" != 1 ]; then
   bash scripts/fetch-ttnn.sh >/dev/null
 fi
 
+# Tenstorrent's reference simulator for the differential tier (docs/reference.md), built from
+# ../shared/ttsim (about 4 minutes on 2 cores, reused when already built). Without a source the
+# tier skips with a message; BHEMU_NO_REFERENCE=1 skips it on purpose.
+reference=""
+if [ "${BHEMU_NO_REFERENCE:-0}" != 1 ]; then
+  if sim="$(bash scripts/build-reference.sh)"; then
+    reference="$sim/libttsim.so"
+    export BHEMU_REFERENCE_LIB="$reference"
+  else
+    echo "test.sh: the reference simulator is not available; the differential tier is skipped"
+  fi
+  # The reference's Matrix Unit arithmetic as a vector generator (reference_datapath.rs).
+  bash scripts/reference-datapath.sh >/dev/null ||
+    echo "test.sh: no ttsim source; the datapath cells are skipped"
+fi
+
 # Tests that build programs with the cross toolchain must not skip silently here.
 export BHEMU_REQUIRE_TOOLS=1
 cargo test --workspace --release "$@"
+
+# Every kit program through the real firmware on bhemu and on the reference, byte for byte:
+# seed 0 on one tile and on all 140 (scripts/diff-kit.sh runs more seeds by hand).
+if [ -n "$reference" ]; then
+  bash scripts/diff-kit.sh --seeds 0 --tiles "1 all"
+fi
 
 # libttsim.so driven by the real tt-umd 0.9.14 client from PyPI (tests/umd/README.md).
 if [ "${BHEMU_NO_UMD:-0}" != 1 ]; then

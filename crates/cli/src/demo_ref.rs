@@ -1,95 +1,48 @@
-//! The demo's reference: what the chip job's Tensix program computes, written here from the
-//! ISA pages' functional models and docs/matrix-unit.md, independently of `bhemu_tensix`.
-//! Values are BF16 bit patterns (`u16`); arithmetic is IEEE `f32`, which is the pages' `float`
-//! with flush-to-zero inside the ranges the demo's inputs produce (the flush is applied anyway).
+//! The demo's reference: what the chip job's Tensix program (`demo/src/trisc1.c`) computes,
+//! with silicon's Matrix Unit arithmetic (`docs/matrix-unit.md`) from `bhemu-refmath`, which
+//! is written from that page independently of `bhemu_tensix`. Values are BF16 bit patterns;
+//! `Dst` holds BF16 (16-bit, 8-bit exponents) and its datums are the output (the packer's
+//! BF16-to-BF16 conversion leaves every value the Matrix Unit writes unchanged).
 //!
-//! - ELWADD (tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/ELWADD.md), BF16 Dst,
-//!   `AddDst` clear, fidelity phase 0: `Dst = RoundToBF16(SrcA + SrcB)`.
-//! - MVMUL (…/MVMUL.md): per fidelity phase, `x = sum_k SrcBFidelityBits(b) * SrcAFidelityBits(a)`
-//!   in `k = 0..15` order from `x = 0`, then `Dst = RoundToBF16(x + Dst)`;
-//!   `SrcAFidelityBits` / `SrcBFidelityBits` as …/ELWMUL.md defines them.
+//! - ELWADD, `AddDst` clear, fidelity phase 0: `Dst = A + B` with A in SrcA, B in SrcB.
+//! - MVMUL: `Dst[r][c] += B[r][k] * A[k][c]` (B in SrcB, A in SrcA) over one 16-wide k-face
+//!   per instruction; trisc1.c runs, per output face, k-face 0 then 1, each in fidelity phases
+//!   0..3, onto a cleared `Dst`.
+
+use bhemu_refmath::tile::{self, tile_index as refmath_tile_index};
+use bhemu_refmath::{dot16, DstKind, Operand};
 
 /// A tile is 32x32 datums stored as four 16x16 faces (top-left, top-right, bottom-left,
 /// bottom-right), each row-major: the index of element (r, c).
 pub fn tile_index(r: usize, c: usize) -> usize {
-    ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16
+    refmath_tile_index(r, c)
 }
 
-fn bf16(bits: u16) -> f32 {
-    // docs/matrix-unit.md: exponent 0 reads as a zero of its sign.
-    if bits & 0x7f80 == 0 {
-        return f32::from_bits(u32::from(bits & 0x8000) << 16);
-    }
-    f32::from_bits(u32::from(bits) << 16)
-}
-
-/// Flush below 2^-126 to a zero of the same sign (docs/matrix-unit.md, "The float of the models").
-fn ftz(x: f32) -> f32 {
-    if x != 0.0 && x.abs() < f32::MIN_POSITIVE {
-        f32::from_bits(x.to_bits() & 0x8000_0000)
-    } else {
-        x
-    }
-}
-
-/// `RoundToBF16`: round to 8 significant bits, ties to even, flush below 2^-126.
-pub fn round_bf16(x: f32) -> u16 {
-    let x = ftz(x);
-    let u = x.to_bits();
-    let r = u.wrapping_add(0x7fff + ((u >> 16) & 1)) >> 16;
-    let r = r as u16;
-    if r & 0x7f80 == 0 {
-        r & 0x8000
-    } else {
-        r
-    }
-}
-
-fn src_a_fidelity_bits(x: f32, phase: u32) -> f32 {
-    let u = x.to_bits();
-    if phase & 1 == 0 {
-        f32::from_bits(u & 0xfff8_0000)
-    } else {
-        ftz(x - f32::from_bits(u & 0xfff8_3fff))
-    }
-}
-
-fn src_b_fidelity_bits(x: f32, phase: u32) -> f32 {
-    let u = x.to_bits();
-    if phase & 2 == 0 {
-        f32::from_bits(u & 0xfffe_0000)
-    } else {
-        ftz(x - f32::from_bits(u & 0xfffe_1fff))
-    }
-}
-
-/// `A + B`, element by element.
+/// `A + B`, element by element, into a BF16 `Dst`.
 pub fn elwadd(a: &[u16], b: &[u16]) -> Vec<u16> {
     a.iter()
         .zip(b)
-        .map(|(&x, &y)| round_bf16(ftz(bf16(x) + bf16(y))))
+        .map(|(&x, &y)| tile::bf16_add(x, y, false, DstKind::Bf16) as u16)
         .collect()
 }
 
-/// `B @ A` (32x32 each) as the demo's MVMUL sequence accumulates it in BF16 Dst: for each
-/// output element, k-face 0 then 1, each in fidelity phases 0..3.
+/// `B @ A` (32x32 each) as the demo's MVMUL sequence accumulates it in a BF16 `Dst`: for
+/// each output datum, k-face 0 then 1, each in fidelity phases 0..3.
 pub fn matmul(a: &[u16], b: &[u16]) -> Vec<u16> {
     let mut out = vec![0u16; 1024];
     for r in 0..32 {
         for c in 0..32 {
-            let mut dst = 0u16;
+            let mut dst = 0u32;
             for kf in 0..2 {
+                let src_b: [Operand; 16] =
+                    core::array::from_fn(|k| Operand::bf16(b[tile_index(r, kf * 16 + k)]));
+                let src_a: [Operand; 16] =
+                    core::array::from_fn(|k| Operand::bf16(a[tile_index(kf * 16 + k, c)]));
                 for phase in 0..4 {
-                    let mut x = 0f32;
-                    for k in kf * 16..kf * 16 + 16 {
-                        let bv = src_b_fidelity_bits(bf16(b[tile_index(r, k)]), phase);
-                        let av = src_a_fidelity_bits(bf16(a[tile_index(k, c)]), phase);
-                        x = ftz(x + ftz(bv * av));
-                    }
-                    dst = round_bf16(ftz(x + bf16(dst)));
+                    dst = dot16(&src_a, &src_b, phase, dst, DstKind::Bf16);
                 }
             }
-            out[tile_index(r, c)] = dst;
+            out[tile_index(r, c)] = dst as u16;
         }
     }
     out
@@ -99,16 +52,19 @@ pub fn matmul(a: &[u16], b: &[u16]) -> Vec<u16> {
 mod tests {
     use super::*;
 
-    /// RoundToBF16 rounds to nearest, ties to even.
+    /// ELWADD into BF16 rounds a tie away from zero (T1, A5): 1 + 2^-8 is 0x3f81, where IEEE
+    /// round-to-even gives 0x3f80.
     #[test]
-    fn round_to_bf16_ties_to_even() {
-        assert_eq!(round_bf16(f32::from_bits(0x3f80_8000)), 0x3f80);
-        assert_eq!(round_bf16(f32::from_bits(0x3f81_8000)), 0x3f82);
-        assert_eq!(round_bf16(f32::from_bits(0x3f80_8001)), 0x3f81);
+    fn elwadd_tie_rounds_away_from_zero() {
+        assert_eq!(elwadd(&[0x3f80], &[0x3b80]), vec![0x3f81]);
     }
 
-    /// Four fidelity phases consume every BF16 mantissa bit: (1 + 2^-7)^2 accumulates
-    /// 1 + 2^-7 + 2^-7 (+ 2^-14, rounded away) = 1.015625; phase 0 alone would give 1.0.
+    /// Four fidelity phases consume every BF16 mantissa bit: (1 + 2^-7)^2. The significand
+    /// is 1032: SrcA's top 5 bits 16, its bits 5..1 = 516 & 31 = 4; SrcB's top 7 bits 64, its
+    /// low 4 mantissa bits 8, so (8 & 15) << 3 = 64. p0: 16 x 64 = 1024 at 127, 1.0 (0x3f80).
+    /// p1: 4 x 64 = 256 at 122, 2^21 aligned 5 places: 2^16, 1 + 2^-7 (0x3f81). p2: 1024 at
+    /// 120, again 2^16: 1 + 2^-6 (0x3f82). p3: 256 at 115, 12 places: (2^21 + 2^11) >> 12 =
+    /// 512, which A3 rounds to 0 ((512 + 4096) >> 13): 0x3f82 stays.
     #[test]
     fn four_fidelity_phases_consume_every_bf16_bit() {
         let mut a = vec![0u16; 1024];
@@ -116,8 +72,6 @@ mod tests {
         a[tile_index(0, 0)] = 0x3f81;
         b[tile_index(0, 0)] = 0x3f81;
         assert_eq!(matmul(&a, &b)[tile_index(0, 0)], 0x3f82);
-        assert_eq!(src_a_fidelity_bits(bf16(0x3f81), 0), 1.0);
-        assert_eq!(src_b_fidelity_bits(bf16(0x3f81), 0), 1.0);
     }
 
     /// Faces are stored top-left, top-right, bottom-left, bottom-right.

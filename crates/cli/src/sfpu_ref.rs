@@ -55,7 +55,7 @@ fn to_bf16(bits: u32) -> u16 {
 /// wide, NaN becomes infinity". [`value`] is the `Dst` datum; the output in L1 is
 /// `packed(value)`.
 pub fn packed(h: u16) -> u16 {
-    crate::run_reference::pack_to_bf16(f32::from_bits(u32::from(h) << 16))
+    crate::run_reference::pack_to_bf16(u32::from(h) << 16)
 }
 
 /// `Lut8ToFp32` (SFPLUT.md): sign bit 7, exponent field e meaning 2^-e, 4 mantissa bits;

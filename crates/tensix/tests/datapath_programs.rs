@@ -222,9 +222,9 @@ fn blackhole_tilize_steps_by_the_row_stride_after_each_32_datums() {
     );
     let input: Vec<u32> = input_tiles()[..1024].iter().map(|&f| bf16(f)).collect();
     let packed = &dump(&r, "l1 0x20000").bits;
-    for k in 0..512 {
+    for (k, &datum) in packed[..512].iter().enumerate() {
         let (row, col) = (2 * (k / 32), k % 32);
-        assert_eq!(packed[k], input[row * 32 + col], "datum {k}");
+        assert_eq!(datum, input[row * 32 + col], "datum {k}");
     }
 }
 

@@ -1,6 +1,6 @@
-//! ELWADD, ELWSUB and ELWMUL against the functional models of tt-isa-documentation:
-//! WormholeB0/TensixTile/TensixCoprocessor/ELWADD.md, ELWSUB.md and ELWMUL.md, rewritten
-//! below (`reference_elw`) with the helpers of `matrix_common`.
+//! ELWADD, ELWSUB and ELWMUL against the reference: the pages' loops over rows, columns and
+//! broadcasts (tt-isa-documentation ELWADD.md, ELWSUB.md, ELWMUL.md) rewritten below
+//! (`reference_elw`), each datum's arithmetic from `bhemu-refmath` (docs/matrix-unit.md).
 mod matrix_common;
 
 use matrix_common::*;
@@ -21,7 +21,7 @@ struct Mode {
     phase: u32,
 }
 
-/// The pages' loop, for one instruction.
+/// The pages' loop, for one instruction; the arithmetic is docs/matrix-unit.md's.
 fn reference_elw(m: &mut Machine, op: u8, style: Style, dst32: bool, md: Mode) {
     let src_a_row = md.rwc_a & 0x38;
     let src_b_row = md.rwc_b & if md.bcast_row { 0x3f } else { 0x38 };
@@ -48,25 +48,17 @@ fn reference_elw(m: &mut Machine, op: u8, style: Style, dst32: bool, md: Mode) {
                 };
                 m.reference.store_int(dst_row + i, j, r, add);
             } else {
-                let (fa, fb) = (ref_read_src(style, a), ref_read_src(style, b));
-                let r = match op {
-                    ELWMUL => ftz(ref_fid_a(fa, phase) * ref_fid_b(fb, phase)),
+                let (fa, fb) = (src_operand(style, a), src_operand(style, b));
+                let kind = dst_kind(style, dst32);
+                let old = m.reference.read_ieee(style, dst32, dst_row + i, j);
+                let new = match op {
+                    // T3: ELWMUL always accumulates.
+                    ELWMUL => bhemu_refmath::elwmul(fa, fb, phase, old, kind),
                     _ => {
-                        let mut r = if op == ELWADD {
-                            ftz(fa + fb)
-                        } else {
-                            ftz(fa - fb)
-                        };
-                        if phase & 1 != 0 {
-                            r = ftz(r / 32.0);
-                        }
-                        if phase & 2 != 0 {
-                            r = ftz(r / 128.0);
-                        }
-                        r
+                        bhemu_refmath::elwadd(fa, fb, op == ELWSUB, phase, add.then_some(old), kind)
                     }
                 };
-                m.reference.store_fp(style, dst32, dst_row + i, j, r, add);
+                m.reference.write_ieee(style, dst32, dst_row + i, j, new);
             }
         }
     }
@@ -229,26 +221,61 @@ fn denormal_inputs_read_as_zero() {
 }
 
 #[test]
-fn tiny_results_flush_to_signed_zero() {
-    // 2^-126 * 1.5 - 2^-126 = 2^-127: below the smallest normal, flushed, sign kept.
+fn tiny_results_are_written_as_plus_zero() {
+    // docs/matrix-unit.md A6: 1.5 * 2^-126 - 2^-126: 1536 - 1024 = 512, the term 512 << 13
+    // at exponent 1 normalises to exponent 0, which is written as +0, whatever the sign
+    // (the IEEE page model flushed to a zero of the result's sign).
     let r = elw_one_fp32(ELWSUB, src_fp(0, 0x200, 1), src_fp(0, 0, 1), 0, false, 0);
     assert_eq!(r, 0);
     let r = elw_one_fp32(ELWSUB, src_fp(1, 0x200, 1), src_fp(1, 0, 1), 0, false, 0);
-    assert_eq!(r, 0x8000_0000);
+    assert_eq!(r, 0);
 }
 
 #[test]
-fn signed_zero_follows_round_to_nearest_sums() {
+fn zero_sums_are_plus_zero_whatever_the_signs() {
+    // A4: an exact zero sum is +0. -0 + -0 written over Dst, or accumulated onto +0 or -0,
+    // is +0 (IEEE gives -0 in the first and last case).
     let nz = src_fp(1, 0, 0);
-    // -0 + -0 = -0 when Dst is overwritten; accumulated onto +0 it becomes +0.
-    assert_eq!(
-        elw_one_fp32(ELWADD, nz, nz, 0x1234_5678, false, 0),
-        0x8000_0000
-    );
+    assert_eq!(elw_one_fp32(ELWADD, nz, nz, 0x1234_5678, false, 0), 0);
     assert_eq!(elw_one_fp32(ELWADD, nz, nz, 0, true, 0), 0);
+    assert_eq!(elw_one_fp32(ELWADD, nz, nz, 0x8000_0000, true, 0), 0);
+    // -1.0 + 1.0 = +0.
+    let one = src_fp(0, 0, 127);
+    assert_eq!(elw_one_fp32(ELWADD, src_fp(1, 0, 127), one, 0, false, 0), 0);
+}
+
+#[test]
+fn elwadd_ties_round_away_from_zero_into_bf16_dst() {
+    // T1 + A5: 1.0 + 2^-8 (exponent 119): (1024 + 128) >> 8 = 4, sum 1028, term 1028 << 13
+    // at 127; to 8 bits (1028 << 13 + 2^15) >> 16 = 129: BF16 1 + 2^-7, Dst16b sign 0,
+    // mantissa 1, exponent 127 = 0x017f (IEEE round-to-even: 1.0, 0x007f). Negative:
+    // 0x817f.
+    for (sign, want) in [(0u32, 0x017fu16), (1, 0x817f)] {
+        let mut m = Machine::new();
+        m.src_a.write(0, 0, 0, src_fp(sign, 0, 127));
+        m.src_b.write(0, 0, 0, src_fp(sign, 0, 119));
+        m.run(
+            elw_word(ELWADD, 0, false, false, false, 0),
+            regs(bf16_format(false), 0, 0, 0, 0),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(m.dst.bits()[0][0], want);
+    }
+}
+
+#[test]
+fn accumulating_onto_dst_rounds_a_positive_term_half_up_and_a_negative_half_down() {
+    // A2: Dst 2^24 (0x4b80_0000) + (1.0 + 0): the term 2^23 at 127 is 24 places below 151:
+    // (2^23 + 2^23) >> 24 = 1, so 2^24 + 2 (0x4b80_0001; IEEE: a tie, even: 2^24).
+    // (-1.0 + 0): (2^23 + 2^23 - 1) >> 24 = 0, Dst stays 0x4b80_0000 (IEEE: 2^24 - 1).
+    let zero = src_fp(0, 0, 0);
     assert_eq!(
-        elw_one_fp32(ELWADD, nz, nz, 0x8000_0000, true, 0),
-        0x8000_0000
+        elw_one_fp32(ELWADD, src_fp(0, 0, 127), zero, 0x4b80_0000, true, 0),
+        0x4b80_0001
+    );
+    assert_eq!(
+        elw_one_fp32(ELWADD, src_fp(1, 0, 127), zero, 0x4b80_0000, true, 0),
+        0x4b80_0000
     );
 }
 

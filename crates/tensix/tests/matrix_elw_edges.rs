@@ -1,9 +1,8 @@
-//! The documented edge cases of ELWMUL and ELWSUB that the ELWADD tests of matrix_elw.rs do not
-//! already pin down, worked out by hand from tt-isa-documentation:
-//! WormholeB0/TensixTile/TensixCoprocessor/ELWMUL.md and ELWSUB.md (exponent 255 is a finite
-//! value, FloatBitPatterns.md; results too large become exponent 255 mantissa 0; denormal
-//! inputs read as zero; results below the smallest normal flush to zero keeping their sign;
-//! ELWMUL accumulates onto Dst, so the sign of a zero follows the round-to-nearest sum).
+//! The edge cases of ELWMUL and ELWSUB that the ELWADD tests of matrix_elw.rs do not already
+//! pin down, worked out by hand from docs/matrix-unit.md (O3: exponent 255 is a finite value
+//! and exponent 0 reads as zero; T2: a product with a zero operand or an exponent <= 0 is the
+//! zero term; A6: results too large become exponent 255 mantissa 0, results below exponent 1
+//! become +0; A4: a zero sum is +0; T6: fidelity phases divide ELWSUB by 32 and 128).
 mod matrix_common;
 
 use matrix_common::*;
@@ -54,22 +53,33 @@ fn elwmul_denormal_inputs_read_as_zero() {
 }
 
 #[test]
-fn elwmul_tiny_products_flush_to_signed_zero_then_accumulate() {
-    // 2^-64 * 2^-63 = 2^-127 < 2^-126: flushed to +0 (-0 for a negative operand).
+fn elwmul_tiny_products_are_the_zero_term_and_zero_sums_plus_zero() {
+    // 2^-64 * 2^-63: exponent 63 + 64 - 127 = 0, the zero term (T2): +0 onto Dst +0.
     let (a, b) = (src_fp(0, 0, 127 - 64), src_fp(0, 0, 127 - 63));
     assert_eq!(elw(ELWMUL, a, b, 0, 0), 0);
-    // -0 + Dst(-0) = -0; -0 + Dst(+0) = +0 (round to nearest).
+    // Negative, onto Dst -0 (exponent 0, so its term is 0): A1's exponent is 0, the result
+    // +0 (the IEEE page model kept -0).
     let na = src_fp(1, 0, 127 - 64);
-    assert_eq!(elw(ELWMUL, na, b, 0x8000_0000, 0), 0x8000_0000);
+    assert_eq!(elw(ELWMUL, na, b, 0x8000_0000, 0), 0);
     assert_eq!(elw(ELWMUL, na, b, 0, 0), 0);
+    // One exponent higher, 64 + 64 - 127 = 1: 2^-126 (16 x 64 = 1024 at exponent 1).
+    assert_eq!(elw(ELWMUL, src_fp(0, 0, 127 - 63), b, 0, 0), 0x0080_0000);
 }
 
 #[test]
-fn elwmul_negative_zero_product_keeps_a_negative_zero_dst() {
+fn elwmul_zero_product_onto_minus_zero_dst_is_plus_zero() {
     let nz = src_fp(1, 0, 0);
     let one = src_fp(0, 0, 127);
-    assert_eq!(elw(ELWMUL, nz, one, 0x8000_0000, 0), 0x8000_0000);
+    assert_eq!(elw(ELWMUL, nz, one, 0x8000_0000, 0), 0);
     assert_eq!(elw(ELWMUL, nz, one, 0, 0), 0);
+}
+
+#[test]
+fn elwmul_onto_dst_aligns_the_product_with_round_half_up() {
+    // Dst 1 + 2^-23 (0x3f80_0001) + 1.0 x 1.0 (2^23 at 127): sum 2^24 + 1, exponent 128,
+    // rounded half up to 24 bits: 2^23 + 1, mantissa 1 = 0x4000_0001 (A5; IEEE: 0x4000_0000).
+    let one = src_fp(0, 0, 127);
+    assert_eq!(elw(ELWMUL, one, one, 0x3f80_0001, 0), 0x4000_0001);
 }
 
 #[test]

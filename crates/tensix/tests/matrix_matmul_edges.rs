@@ -1,11 +1,9 @@
-//! The documented edge cases of the Matrix Unit's multiply-accumulate path, for each of MVMUL,
-//! DOTPV and GAPOOL (tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md;
-//! DOTPV.md and GAPOOL.md reuse its functional model with other row counts): exponent 255 is a
-//! finite value inside the adder chain, results too large are written as exponent 255 mantissa
-//! 0, denormal inputs read as zero, products below the smallest normal are flushed, the sum
-//! starts at +0 (so a zero sum leaves no negative zero), and the fidelity phases select SrcA's
-//! and SrcB's mantissa bits (SrcAFidelityBits / SrcBFidelityBits, ELWMUL.md). Values are worked
-//! out by hand from those pages; Dst[0][0] is SrcB row 0 times SrcA column 0 for all three.
+//! The edge cases of the Matrix Unit's multiply-accumulate path, for each of MVMUL, DOTPV
+//! and GAPOOL (MVMUL.md; DOTPV.md and GAPOOL.md change only the row count), worked out by hand
+//! from docs/matrix-unit.md: exponent 255 is finite (O3), results too large are written as
+//! exponent 255 mantissa 0 (A6), exponent-0 inputs read as zero (O3), products at exponent
+//! <= 0 are the zero term (T2), a zero sum is +0 (A4), and the fidelity phases select SrcA's
+//! and SrcB's mantissa bits (T2). Dst[0][0] is SrcB row 0 times SrcA column 0 for all three.
 mod matrix_common;
 
 use bhemu_isa::tensix::blackhole::Insn;
@@ -146,6 +144,30 @@ fn products_below_the_smallest_normal_are_flushed() {
         let mut m = machine(&[b, b], &[b, b], None);
         run(&mut m, kind, bf16_fp32(), 0);
         assert_eq!(f32::from_bits(fp32_bits(&m)), 2f32.powi(-125), "{kind:?}");
+    }
+}
+
+#[test]
+fn a_dot_product_keeps_products_at_exponent_0_aligned_to_the_group_top() {
+    // T4: 2^-63 (exponent 64) x 2^-63 is at 64 + 64 - 127 = 1: 16 x 64 = 1024. 2^-64
+    // (exponent 63) x 2^-63 is at 0 and, unlike ELWMUL's product, is kept: it aligns one place
+    // to (2 x 1024 + 2) >> 2 = 512. The group: 1536 at exponent 1, FP32 1.5 x 2^-126 =
+    // 0x00c0_0000 (as ELWMUL's zero term it would have been 0x0080_0000).
+    let (a, b) = (src_fp(0, 0, 64), src_fp(0, 0, 63));
+    for kind in KINDS {
+        let mut m = machine(&[a, b], &[a, a], None);
+        run(&mut m, kind, bf16_fp32(), 0);
+        assert_eq!(fp32_bits(&m), 0x00c0_0000, "{kind:?}");
+    }
+    // FP16 operands into an FP16 Dst (adj -15): 2^-7 x 2^-7 (exponents 8) is at 1, 2^-8 x 2^-7
+    // (7 and 8) at 0 and kept: 1536 at 1, FP16 exponent 1 mantissa 0x200, Dst16b FP16 (sign
+    // 15, mantissa 14..5, exponent 4..0) 0x4001.
+    let fp16 = configs()[2].2;
+    let (a, b) = (src_fp(0, 0, 8), src_fp(0, 0, 7));
+    for kind in KINDS {
+        let mut m = machine(&[a, b], &[a, a], None);
+        run(&mut m, kind, fp16, 0);
+        assert_eq!(m.dst.bits()[0][0], 0x4001, "{kind:?}");
     }
 }
 

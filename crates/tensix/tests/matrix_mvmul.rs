@@ -1,6 +1,6 @@
-//! MVMUL, DOTPV and GAPOOL against the functional model of tt-isa-documentation:
-//! WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md (DOTPV.md and GAPOOL.md change only the
-//! row count), rewritten below as `reference_matmul`.
+//! MVMUL, DOTPV and GAPOOL against the reference: MVMUL.md's loop over rows and columns
+//! (DOTPV.md and GAPOOL.md change only the row count) rewritten below as `reference_matmul`,
+//! each datum's dot product from `bhemu-refmath` (docs/matrix-unit.md T2, T4, A1-A6).
 mod matrix_common;
 
 use bhemu_isa::tensix::blackhole::Insn;
@@ -42,7 +42,7 @@ fn word(kind: Kind, clear_dvalid: u8, dst: u16) -> u32 {
     .encode()
 }
 
-/// MVMUL.md's functional model.
+/// MVMUL.md's loop; the arithmetic is docs/matrix-unit.md's.
 fn reference_matmul(
     m: &mut Machine,
     kind: Kind,
@@ -79,13 +79,12 @@ fn reference_matmul(
                 }
                 m.reference.store_int(dst_row + i, j, x, true);
             } else {
-                let mut x = 0f32;
-                for k in 0..16 {
-                    let b = ref_fid_b(ref_read_src(style, b_at(m, i, k)), phase);
-                    let a = ref_fid_a(ref_read_src(style, a_at(m, k, j)), phase);
-                    x = ftz(x + ftz(b * a));
-                }
-                m.reference.store_fp(style, dst32, dst_row + i, j, x, true);
+                let a_col: [_; 16] = std::array::from_fn(|k| src_operand(style, a_at(m, k, j)));
+                let b_row: [_; 16] = std::array::from_fn(|k| src_operand(style, b_at(m, i, k)));
+                let old = m.reference.read_ieee(style, dst32, dst_row + i, j);
+                let kind = dst_kind(style, dst32);
+                let new = bhemu_refmath::dot16(&a_col, &b_row, phase, old, kind);
+                m.reference.write_ieee(style, dst32, dst_row + i, j, new);
             }
         }
         i += if bcast { 2 } else { 1 };
@@ -171,9 +170,11 @@ fn run(m: &mut Machine, w: u32, format: MathFormat, rwc_a: u32, rwc_b: u32, phas
 }
 
 #[test]
-fn mvmul_adds_the_16_products_in_order_each_sum_rounded_to_fp32() {
-    // SrcB row 0 = [2^24, 1, 1, ..., 1], SrcA column 0 = all 1: every +1 after 2^24 is a tie
-    // that rounds to even (2^24), so the result is 2^24, not 2^24 + 15.
+fn mvmul_sums_two_groups_of_eight_each_aligned_to_its_own_top() {
+    // SrcB row 0 = [2^24, 1, 1, ..., 1], SrcA column 0 = all 1 (T4). Group k = 0..7: 2^24 is
+    // 1024 at 151, the seven 1.0 are 24 places below: (2048 + 2^24) >> 25 = 0; the group is
+    // 1024 << 13 at 151. Group k = 8..15: 8 x 1024 = 2^13, term 2^26 at 127. A2: 24 places
+    // below 151, (2^26 + 2^23) >> 24 = 4. Sum 2^23 + 4: mantissa 4, 2^24 + 8.
     let mut m = Machine::new();
     m.src_b.write(0, 0, 0, src_fp(0, 0, 127 + 24));
     for k in 1..16 {
@@ -183,7 +184,7 @@ fn mvmul_adds_the_16_products_in_order_each_sum_rounded_to_fp32() {
         m.src_a.write(0, k, 0, src_fp(0, 0, 127));
     }
     run(&mut m, word(Kind::Mvmul, 0, 0), bf16_fp32(), 0, 0, 0);
-    assert_eq!(fp32_at(&m, 0, 0), 16_777_216.0);
+    assert_eq!(fp32_at(&m, 0, 0), 16_777_224.0);
     // Column 1 of SrcA is zero: 0 products.
     assert_eq!(fp32_at(&m, 0, 1).to_bits(), 0);
 }
@@ -454,8 +455,8 @@ fn mvmul_results_too_large_are_written_as_exponent_255_mantissa_0() {
 }
 
 #[test]
-fn mvmul_products_below_the_smallest_normal_are_flushed() {
-    // 2^-70 * 2^-70 = 2^-140: flushed to zero, so 1.0 in Dst stays exactly 1.0.
+fn mvmul_products_at_exponent_0_or_below_add_nothing() {
+    // 2^-70 * 2^-70 is at 57 + 57 - 127 = -13: the zero term (T2), so 1.0 in Dst stays 1.0.
     let mut m = Machine::new();
     m.src_b.write(0, 0, 0, src_fp(0, 0, 127 - 70));
     m.src_a.write(0, 0, 0, src_fp(0, 0, 127 - 70));

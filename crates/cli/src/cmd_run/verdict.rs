@@ -139,25 +139,25 @@ pub(super) fn matrix_unit_reference(
     let h = |k: usize, i: usize| u16::from_le_bytes([ins[k].1[2 * i], ins[k].1[2 * i + 1]]);
     let mut out = Vec::with_capacity(2 * n);
     if r.op == "matmul" {
-        // Each block's operands are read once into row-major `f32` matrices (`in0` M x K
+        // Each block's operands are read once into row-major BF16 matrices (`in0` M x K
         // rows, `in1` stored by column), instead of once per multiply-add of every datum.
         let [mt, kt, nt] = math.mkn;
         let (rows, inner, cols) = (32 * mt, 32 * kt, 32 * nt);
         let per_block = 1024 * mt * nt;
         for b in 0..n / per_block.max(1) {
             let (a0, b0) = (b * mt * kt * 1024, b * kt * nt * 1024);
-            let mut a = vec![0f32; rows * inner];
-            let mut bt = vec![0f32; cols * inner];
+            let mut a = vec![0u16; rows * inner];
+            let mut bt = vec![0u16; cols * inner];
             for row in 0..rows {
                 for x in 0..inner {
                     let i = a0 + ((row / 32) * kt + x / 32) * 1024 + tile_index(row % 32, x % 32);
-                    a[row * inner + x] = model::read_bf16(h(0, i));
+                    a[row * inner + x] = h(0, i);
                 }
             }
             for x in 0..inner {
                 for c in 0..cols {
                     let i = b0 + ((x / 32) * nt + c / 32) * 1024 + tile_index(x % 32, c % 32);
-                    bt[c * inner + x] = model::read_bf16(h(1, i));
+                    bt[c * inner + x] = h(1, i);
                 }
             }
             // Tile o of the block (row-major M x N), datum e of the tile, in output order.

@@ -152,6 +152,26 @@ impl SrcABlock {
     /// aligned products stay below 2^15. So the f32 lanes give the integer rule's bits while
     /// vectorising with the baseline instruction set (no per-lane integer shifts needed).
     fn group_terms(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [[Term; 2]; 16] {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the running CPU has AVX2, checked just above; the function is the same
+            // code as `group_terms_lanes`, compiled with 8-lane vectors.
+            return unsafe { self.group_terms_avx2(b, phase, adj) };
+        }
+        self.group_terms_lanes(b, phase, adj)
+    }
+
+    /// [`SrcABlock::group_terms_lanes`] compiled for AVX2 (8 lanes, per-lane shifts).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn group_terms_avx2(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [[Term; 2]; 16] {
+        self.group_terms_lanes(b, phase, adj)
+    }
+
+    // Lane loops index several arrays with one column index on purpose: that is what vectorises.
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    fn group_terms_lanes(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [[Term; 2]; 16] {
         let mut out = [[Term::default(); 2]; 16];
         let zero_exp = adj.max(0);
         for g in 0..2 {
@@ -262,6 +282,12 @@ mod tests {
                 std::array::from_fn(|_| Operand::read(datum(&mut r, base, emax), p, true));
             let block = SrcABlock::new(|k, j| a[k * 16 + j], phase);
             let got = block.group_terms(&b, phase, adj);
+            // The portable build of the same lanes (the dispatch above may pick AVX2).
+            assert_eq!(
+                block.group_terms_lanes(&b, phase, adj),
+                got,
+                "round {round}"
+            );
             for j in 0..16 {
                 let products: Vec<Product> = (0..16)
                     .map(|k| Product::of(a[k * 16 + j], b[k], phase, adj))

@@ -1,14 +1,13 @@
 //! Shared by the `matrix_*` tests: a fixed-seed xorshift generator, operand generators, a
-//! harness that runs one instruction through `MatrixUnit::execute`, and the *reference*: the
-//! functional models of tt-isa-documentation's ELWADD.md / ELWMUL.md / MVMUL.md written again
-//! here from the pages, in native `f32` arithmetic with flush-to-zero (denormal results become
-//! signed zero), with the bit layouts of SrcASrcB.md / Dst.md decoded by hand. Nothing here
-//! calls the code under test's arithmetic. Random operands keep exponents inside FP32's normal
-//! range so that `f32` is exactly the pages' `float`; exponent 255, overflow and denormal
-//! boundaries are covered by hand-computed edge-case tests.
+//! harness that runs one instruction through `MatrixUnit::execute`, and the *reference*:
+//! the bit layouts of SrcASrcB.md / Dst.md decoded here by hand, and the arithmetic of
+//! `docs/matrix-unit.md` (silicon's datapath) computed by `bhemu-refmath`, which is written
+//! from that page alone and shares no code with the unit under test. Integer math (its own
+//! section of the page: exact products, saturating accumulation) is computed here.
 #![allow(dead_code)]
 
 use bhemu_isa::tensix::{blackhole::Insn, Arch};
+use bhemu_refmath::{DstKind, Operand};
 use bhemu_tensix::matrix::{MathFormat, MathRegs, MatrixCtx, MatrixUnit, Retired};
 use bhemu_tensix::state::{DestAccessCfg, Dst, SrcData};
 use bhemu_tensix::TensixError;
@@ -86,7 +85,14 @@ pub fn random_src(r: &mut Rng, style: Style) -> u32 {
             } else {
                 man
             };
-            let exp = if zeroish { 0 } else { 96 + r.below(64) as u32 };
+            // Mostly moderate exponents; one in eight anywhere, 255 included (O3: finite).
+            let exp = if zeroish {
+                0
+            } else if r.below(8) == 0 {
+                1 + r.below(255) as u32
+            } else {
+                96 + r.below(64) as u32
+            };
             src_fp(sign, man, exp)
         }
         Style::Fp16 => {
@@ -100,31 +106,30 @@ pub fn random_src(r: &mut Rng, style: Style) -> u32 {
     }
 }
 
-/// `ReadBF16` / `ReadFP16` / `ReadTF32` in the reference: exponent 0 reads as signed zero.
-pub fn ref_read_src(style: Style, v: u32) -> f32 {
+/// A Src datum (SrcASrcB.md's layout: Sign(18), Man(17:8), Exp(7:0)) as the IEEE bits of
+/// its style's format, handed to `bhemu-refmath` (which applies O1 and O3).
+pub fn src_operand(style: Style, v: u32) -> Operand {
     let sign = (v >> 18) & 1;
     let man = (v >> 8) & 0x3ff;
-    let bits = match style {
-        Style::Bf16 | Style::Tf32 => {
-            let exp = v & 0xff;
-            let man = if style == Style::Bf16 { man & !7 } else { man };
-            if exp == 0 {
-                sign << 31
-            } else {
-                (sign << 31) | (exp << 23) | (man << 13)
-            }
-        }
-        Style::Fp16 => {
-            let exp = v & 0x1f;
-            if exp == 0 {
-                sign << 31
-            } else {
-                (sign << 31) | ((exp + 127 - 15) << 23) | (man << 13)
-            }
-        }
+    let exp = v & 0xff;
+    match style {
+        // BF16 keeps the top 7 mantissa bits (O1); the low three are dropped here.
+        Style::Bf16 => Operand::bf16(((sign << 15) | (exp << 7) | (man >> 3)) as u16),
+        Style::Tf32 => Operand::tf32((sign << 31) | (exp << 23) | (man << 13)),
+        // FP16 reads the exponent's low 5 bits (O1).
+        Style::Fp16 => Operand::fp16(((sign << 15) | ((exp & 0x1f) << 10) | man) as u16),
         Style::Int8 => panic!("integer datum read as float"),
-    };
-    f32::from_bits(bits)
+    }
+}
+
+/// The Dst format of a float configuration: FP32 for a 32-bit Dst, else BF16 with 8-bit
+/// exponents and FP16 with 5-bit ones.
+pub fn dst_kind(style: Style, dst32: bool) -> DstKind {
+    if dst32 {
+        DstKind::Fp32
+    } else {
+        DstKind::sixteen(style != Style::Fp16)
+    }
 }
 
 pub fn ref_read_int8(v: u32) -> i32 {
@@ -133,36 +138,6 @@ pub fn ref_read_int8(v: u32) -> i32 {
         -mag
     } else {
         mag
-    }
-}
-
-// ---- float with flush-to-zero ----
-
-pub fn ftz(x: f32) -> f32 {
-    if x.is_subnormal() {
-        0.0f32.copysign(x)
-    } else {
-        x
-    }
-}
-
-/// SrcAFidelityBits (ELWMUL.md), on FP32 bits.
-pub fn ref_fid_a(x: f32, phase: u32) -> f32 {
-    let u = x.to_bits();
-    if phase & 1 == 0 {
-        f32::from_bits(u & 0xfff8_0000)
-    } else {
-        ftz(x - f32::from_bits(u & 0xfff8_3fff))
-    }
-}
-
-/// SrcBFidelityBits (ELWMUL.md).
-pub fn ref_fid_b(x: f32, phase: u32) -> f32 {
-    let u = x.to_bits();
-    if phase & 2 == 0 {
-        f32::from_bits(u & 0xfffe_0000)
-    } else {
-        ftz(x - f32::from_bits(u & 0xfffe_1fff))
     }
 }
 
@@ -183,80 +158,22 @@ pub fn dst32_to_ieee(d: u32) -> u32 {
     sign | (exp << 23) | (man_hi << 16) | (d & 0xffff)
 }
 
-pub fn ref_read_dst_fp32(d: u32) -> f32 {
-    let i = dst32_to_ieee(d);
-    if (i >> 23) & 0xff == 0 {
-        f32::from_bits(i & 0x8000_0000)
-    } else {
-        f32::from_bits(i)
-    }
+/// Dst16b BF16 (Sign, Man(7), Exp(8)) to IEEE BF16 bits and back.
+pub fn dst16_bf16_to_ieee(v: u16) -> u16 {
+    (v & 0x8000) | ((v & 0xff) << 7) | ((v >> 8) & 0x7f)
 }
 
-/// WriteDstFP32: overflow (f32 infinity) becomes exponent 255 mantissa 0, which is what an
-/// f32 infinity already is.
-pub fn ref_write_dst_fp32(x: f32) -> u32 {
-    ieee_to_dst32(x.to_bits())
+pub fn ieee_bf16_to_dst16(h: u16) -> u16 {
+    (h & 0x8000) | ((h & 0x7f) << 8) | ((h >> 7) & 0xff)
 }
 
-/// BF16 in Dst16b: Sign, Man(7), Exp(8).
-pub fn ref_read_dst_bf16(v: u16) -> f32 {
-    let v = v as u32;
-    let sign = v >> 15;
-    let man = (v >> 8) & 0x7f;
-    let exp = v & 0xff;
-    if exp == 0 {
-        f32::from_bits(sign << 31)
-    } else {
-        f32::from_bits((sign << 31) | (exp << 23) | (man << 16))
-    }
+/// Dst16b FP16 (Sign, Man(10), Exp(5)) to IEEE FP16 bits and back.
+pub fn dst16_fp16_to_ieee(v: u16) -> u16 {
+    (v & 0x8000) | ((v & 0x1f) << 10) | ((v >> 5) & 0x3ff)
 }
 
-/// RoundToBF16 (ties to even on the FP32 bits) + WriteDstBF16.
-pub fn ref_round_dst_bf16(x: f32) -> u16 {
-    let u = x.to_bits();
-    let r = (u + 0x7fff + ((u >> 16) & 1)) >> 16;
-    let sign = (r >> 15) & 1;
-    let exp = (r >> 7) & 0xff;
-    let man = if exp == 0xff { 0 } else { r & 0x7f };
-    ((sign << 15) | (man << 8) | exp) as u16
-}
-
-/// FP16 in Dst16b: Sign, Man(10), Exp(5).
-pub fn ref_read_dst_fp16(v: u16) -> f32 {
-    let v = v as u32;
-    let sign = v >> 15;
-    let man = (v >> 5) & 0x3ff;
-    let exp = v & 0x1f;
-    if exp == 0 {
-        f32::from_bits(sign << 31)
-    } else {
-        f32::from_bits((sign << 31) | ((exp + 112) << 23) | (man << 13))
-    }
-}
-
-/// RoundToFP16 (ties to even) + WriteDstFP16: below 2^-14 flushes to signed zero, beyond
-/// exponent 31 saturates to exponent 31 mantissa 1023.
-pub fn ref_round_dst_fp16(x: f32) -> u16 {
-    let u = x.to_bits();
-    let sign = (u >> 31) as u16;
-    let mut exp = ((u >> 23) & 0xff) as i32;
-    if exp == 0 {
-        return sign << 15;
-    }
-    let m = (u & 0x7f_ffff) | 0x80_0000;
-    let mut r = (m + 0xfff + ((m >> 13) & 1)) >> 13;
-    if r == 0x800 {
-        r = 0x400;
-        exp += 1;
-    }
-    let e16 = exp - 127 + 15;
-    if e16 < 1 {
-        return sign << 15;
-    }
-    if e16 > 31 {
-        return (sign << 15) | (0x3ff << 5) | 31;
-    }
-    (sign << 15) | (((r & 0x3ff) as u16) << 5) | e16 as u16
+pub fn ieee_fp16_to_dst16(h: u16) -> u16 {
+    (h & 0x8000) | ((h & 0x3ff) << 5) | ((h >> 10) & 0x1f)
 }
 
 pub fn ref_read_dst_int32(d: u32) -> i32 {
@@ -304,29 +221,21 @@ impl RefDst {
         self.0[a + 8][c] = v as u16;
     }
 
-    /// The pages' tail for a float result: optionally `+= Dst`, then write in the Dst format.
-    pub fn store_fp(&mut self, style: Style, dst32: bool, row: u32, c: usize, x: f32, add: bool) {
-        if dst32 {
-            let r = if add {
-                ftz(x + ref_read_dst_fp32(self.r32(row, c)))
-            } else {
-                x
-            };
-            self.w32(row, c, ref_write_dst_fp32(r));
-        } else if style == Style::Fp16 {
-            let r = if add {
-                ftz(x + ref_read_dst_fp16(self.r16(row, c)))
-            } else {
-                x
-            };
-            self.w16(row, c, ref_round_dst_fp16(r));
-        } else {
-            let r = if add {
-                ftz(x + ref_read_dst_bf16(self.r16(row, c)))
-            } else {
-                x
-            };
-            self.w16(row, c, ref_round_dst_bf16(r));
+    /// The Dst datum at (`row`, `c`) as IEEE bits of [`dst_kind`]`(style, dst32)`.
+    pub fn read_ieee(&self, style: Style, dst32: bool, row: u32, c: usize) -> u32 {
+        match dst_kind(style, dst32) {
+            DstKind::Fp32 => dst32_to_ieee(self.r32(row, c)),
+            DstKind::Bf16 => dst16_bf16_to_ieee(self.r16(row, c)) as u32,
+            DstKind::Fp16 => dst16_fp16_to_ieee(self.r16(row, c)) as u32,
+        }
+    }
+
+    /// Writes IEEE bits of [`dst_kind`]`(style, dst32)` at (`row`, `c`) in Dst's layout.
+    pub fn write_ieee(&mut self, style: Style, dst32: bool, row: u32, c: usize, bits: u32) {
+        match dst_kind(style, dst32) {
+            DstKind::Fp32 => self.w32(row, c, ieee_to_dst32(bits)),
+            DstKind::Bf16 => self.w16(row, c, ieee_bf16_to_dst16(bits as u16)),
+            DstKind::Fp16 => self.w16(row, c, ieee_fp16_to_dst16(bits as u16)),
         }
     }
 
@@ -340,7 +249,7 @@ impl RefDst {
     }
 }
 
-/// A random Dst datum for the style's Dst view, kept in FP32's normal range.
+/// Random Dst data for the style's Dst view: mostly moderate exponents, some anywhere.
 pub fn random_dst_fill(r: &mut Rng, style: Style, dst32: bool, d: &mut RefDst) {
     for row in 0..1024u32 {
         for c in 0..16 {
@@ -353,7 +262,12 @@ pub fn random_dst_fill(r: &mut Rng, style: Style, dst32: bool, d: &mut RefDst) {
                     let m = if r.below(4) == 0 { m } else { m >> r.below(31) };
                     ref_write_dst_int32(if r.bit() { -m } else { m })
                 } else {
-                    let exp = 96 + r.below(64) as u32;
+                    // One in eight anywhere: exponent 0 (zero) and 255 (finite) included.
+                    let exp = if r.below(8) == 0 {
+                        r.below(256) as u32
+                    } else {
+                        96 + r.below(64) as u32
+                    };
                     let ieee =
                         ((r.bit() as u32) << 31) | (exp << 23) | (r.next() as u32 & 0x7f_ffff);
                     ieee_to_dst32(ieee)
@@ -363,11 +277,19 @@ pub fn random_dst_fill(r: &mut Rng, style: Style, dst32: bool, d: &mut RefDst) {
                 d.0[a][c] = (v >> 16) as u16;
                 d.0[a + 8][c] = v as u16;
             } else if style == Style::Fp16 {
-                let exp = 1 + r.below(31) as u16;
+                let exp = if r.below(16) == 0 {
+                    0
+                } else {
+                    1 + r.below(31) as u16
+                };
                 d.0[row as usize][c] =
                     ((r.bit() as u16) << 15) | ((r.below(1024) as u16) << 5) | exp;
             } else {
-                let exp = 96 + r.below(64) as u16;
+                let exp = if r.below(8) == 0 {
+                    r.below(256) as u16
+                } else {
+                    96 + r.below(64) as u16
+                };
                 d.0[row as usize][c] =
                     ((r.bit() as u16) << 15) | ((r.below(128) as u16) << 8) | exp;
             }

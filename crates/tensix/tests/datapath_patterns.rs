@@ -45,6 +45,7 @@ fn all_patterns_program(fmt_code: u32, flush_src: bool) -> String {
         format!("cfg THCON_SEC0_REG1_In_data_format = {fmt_code}"),
         format!("cfg THCON_SEC0_REG1_Out_data_format = {fmt_code}"),
         "cfg THCON_SEC0_REG1_Disable_zero_compress = 1".into(),
+        "cfg PCK_EDGE_OFFSET_SEC0_mask = 0xffff".into(),
         "cfg THCON_SEC0_REG1_L1_Dest_addr = 0x3fff".into(),
         "[t0]".into(),
         "cfg SRCA_SET_SetOvrdWithAddr = 1".into(),
@@ -158,7 +159,7 @@ fn pack_fp32_dst_to_bf16_rounds_ties_away_and_flushes() {
          cfg THCON_SEC0_REG2_Unpack_If_Sel = 1\ncfg THCON_SEC0_REG3_Base_address = 0xfff\n\
          cfg UNP0_ADDR_BASE_REG_1_Base = 256\ncfg ALU_FORMAT_SPEC_REG2_Dstacc = 5\n\
          cfg PCK_DEST_RD_CTRL_Read_32b_data = 1\ncfg THCON_SEC0_REG1_In_data_format = 0\n\
-         cfg THCON_SEC0_REG1_Out_data_format = 5\ncfg THCON_SEC0_REG1_Disable_zero_compress = 1\n\
+         cfg THCON_SEC0_REG1_Out_data_format = 5\ncfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg PCK_EDGE_OFFSET_SEC0_mask = 0xffff\n\
          cfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
          [t0]\nttsetadcxx 1, 1023, 0\nttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1\n\
          ttstallwait 2, 2\nttsempost 2\n\

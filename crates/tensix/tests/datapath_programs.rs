@@ -300,7 +300,7 @@ fn pack_dst_fp16_as_bfp8a_with_shared_5_bit_exponents() {
         cfg ALU_FORMAT_SPEC_REG0_SrcA = 1\ncfg ALU_FORMAT_SPEC_REG2_Dstacc = 1\n\
         cfg PCK_DEST_RD_CTRL_Read_int8 = 1\ncfg THCON_SEC0_REG1_In_data_format = 1\n\
         cfg THCON_SEC0_REG1_Out_data_format = 2\ncfg THCON_SEC0_REG1_Exp_section_size = 4\n\
-        cfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
+        cfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg PCK_EDGE_OFFSET_SEC0_mask = 0xffff\ncfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
         [t0]\ncfg SRCA_SET_SetOvrdWithAddr = 1\ncfg ADDR_MOD_AB_SEC0_SrcAIncr = 8\n\
         cfg ADDR_MOD_DST_SEC0_DestIncr = 8\nttsetadcxx 5, 1023, 0\n\
         ttunpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1\n"
@@ -365,7 +365,7 @@ fn pack_rows_with(dst_access_mode: u32, sel: u32) -> Vec<u32> {
          cfg THCON_SEC0_REG2_Unpack_If_Sel = 1\ncfg THCON_SEC0_REG3_Base_address = 0xfff\n\
          cfg UNP0_ADDR_BASE_REG_1_Base = 256\ncfg ALU_FORMAT_SPEC_REG2_Dstacc = 0\n\
          cfg PCK_DEST_RD_CTRL_Read_32b_data = 1\ncfg THCON_SEC0_REG1_In_data_format = 0\n\
-         cfg THCON_SEC0_REG1_Out_data_format = 0\ncfg THCON_SEC0_REG1_Disable_zero_compress = 1\n\
+         cfg THCON_SEC0_REG1_Out_data_format = 0\ncfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg PCK_EDGE_OFFSET_SEC0_mask = 0xffff\n\
          cfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
          [t0]\nttsetadcxx 1, 1023, 0\nttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1\n\
          ttstallwait 2, 2\nttsempost 2\n\
@@ -527,7 +527,7 @@ fn unpack_int32_to_dst_and_pack_int32_is_bit_exact() {
          cfg UNP0_ADDR_BASE_REG_1_Base = 256\n\
          cfg ALU_FORMAT_SPEC_REG2_Dstacc = 8\ncfg PCK_DEST_RD_CTRL_Read_32b_data = 1\n\
          cfg THCON_SEC0_REG1_In_data_format = 8\ncfg THCON_SEC0_REG1_Out_data_format = 8\n\
-         cfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
+         cfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg PCK_EDGE_OFFSET_SEC0_mask = 0xffff\ncfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\n\
          [t0]\nttsetadcxx 1, 1023, 0\nttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1\n\
          ttstallwait 2, 2\nttsempost 2\n\
          [t2]\nttsemwait 5, 2, 1\nttsetadcxx 4, 1023, 0\n\

@@ -477,6 +477,42 @@ fn mova2d_flushes_src_values_with_zero_exponent() {
     assert_eq!(s.dst.read16(0, 2, PLAIN), dst_bf16(0x0080));
 }
 
+/// One MOVA2D of SrcA bank 0 (configured BF16, unpacked as FP16) holding the FP16 datum
+/// 0x3c07 in row 0 column 0 (Src FP16 layout: sign 18, mantissa 17..8, exponent 4..0).
+fn mova2d_of_an_fp16_bank(disable_implied: bool) -> u16 {
+    let mut cp = Coprocessor::new(Arch::Blackhole);
+    math_banks(cp.state_mut());
+    if disable_implied {
+        cp.state_mut()
+            .cfg
+            .set(1, f::DISABLE_IMPLIED_SRCA_FMT_Base, 1);
+    }
+    cp.state_mut().src_a.write(0, 0, 0, (7 << 8) | 15);
+    cp.state_mut().src_a.set_format(0, 1); // FP16
+    let mut l1 = FlatL1::blackhole();
+    for line in ["ttsetdvalid 1", "ttmova2d 0, 0, 0, 0, 0"] {
+        assert!(matches!(
+            cp.push(1, PushSource::Trisc, w(line)),
+            Ok(Pushed::Accepted)
+        ));
+    }
+    for c in 0..30 {
+        if let Err(e) = cp.step_with(c, &mut l1) {
+            panic!("{e}");
+        }
+    }
+    cp.state().dst.read16(0, 0, PLAIN)
+}
+
+#[test]
+fn mova2d_uses_the_format_the_bank_was_unpacked_with() {
+    // FP16 layout in Dst16b: sign 15, mantissa 14..5, exponent 4..0: (7 << 5) | 15.
+    assert_eq!(mova2d_of_an_fp16_bank(false), 0x00ef);
+    // With the implied format disabled the configured BF16 applies: the Src BF16 mantissa
+    // (bits 17..11) is 0 and the exponent byte 0x0f is kept.
+    assert_eq!(mova2d_of_an_fp16_bank(true), 0x000f);
+}
+
 fn run_math(setup: impl FnOnce(&mut TensixState), lines: &[&str]) -> TensixState {
     let mut cp = Coprocessor::new(Arch::Blackhole);
     setup(cp.state_mut());

@@ -31,6 +31,7 @@ cfg PCK_DEST_RD_CTRL_Read_int8 = 1
 cfg THCON_SEC0_REG1_In_data_format = 5
 cfg THCON_SEC0_REG1_Out_data_format = 5
 cfg THCON_SEC0_REG1_Disable_zero_compress = 1
+cfg PCK_EDGE_OFFSET_SEC0_mask = 0xffff
 cfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff          # (0x20000 >> 4) - 1
 
 [t0]                                               # unpack

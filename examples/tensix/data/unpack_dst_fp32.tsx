@@ -16,6 +16,7 @@ cfg PCK_DEST_RD_CTRL_Read_32b_data = 1
 cfg THCON_SEC0_REG1_In_data_format = 0
 cfg THCON_SEC0_REG1_Out_data_format = 0
 cfg THCON_SEC0_REG1_Disable_zero_compress = 1
+cfg PCK_EDGE_OFFSET_SEC0_mask = 0xffff
 cfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff
 
 [t0]

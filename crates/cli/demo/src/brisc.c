@@ -14,6 +14,7 @@ int main(void) {
     CFG(1) = 0x0A0A0000u;   /* ALU_FORMAT_SPEC_REG0_SrcA = ALU_FORMAT_SPEC_REG2_Dstacc = BF16 (5) */
     CFG(12) = 0x08000000u;  /* PCK0_ADDR_CTRL_XY_REG_0_Ystride = 2048: Y counts 1024-datum tiles */
     CFG(18) = 0x4u;         /* PCK_DEST_RD_CTRL_Read_int8 = 1 (16-bit Dst read as is) */
+    CFG(24) = 0xffffu;      /* PCK_EDGE_OFFSET_SEC0_mask: every column (tt-llk sets it) */
     CFG(49) = 128u;         /* UNP0_ADDR_BASE_REG_1_Base: SrcA row 0 */
     CFG(64) = 0x04000015u;  /* unpacker 0 tile descriptor: BF16, uncompressed, X = 1024 */
     CFG(65) = 1u;           /*   Y = 1 */

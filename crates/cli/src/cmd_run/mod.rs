@@ -76,6 +76,7 @@ use prepare::*;
 use program::*;
 use verdict::*;
 
+pub(crate) use data::datum;
 pub(crate) use program::Format;
 
 const EXIT_MISMATCH: u8 = 1;

@@ -209,6 +209,18 @@ pub(super) fn prepare(a: &RunArgs) -> Result<Prepared, CliError> {
         let r = match (&o.reference, &o.file) {
             (Some(r), None) => {
                 let r = parse_reference(r, &field)?;
+                let bfp_operand = r.operands.iter().any(|op| {
+                    p.input
+                        .iter()
+                        .position(|b| &b.name == op)
+                        .is_some_and(|j| in_formats[j].is_bfp())
+                });
+                if out_formats[i].is_bfp() || bfp_operand {
+                    return Err(CliError::new(format!(
+                        "{field}: references are not computed for block-float formats \
+                         (compare with --reference instead)"
+                    )));
+                }
                 let elems =
                     u64::from(o.pages) * u64::from(o.page_size) / out_formats[i].bytes() as u64;
                 let [mt, kt, nt] = math.mkn.map(|d| d as u64);
@@ -279,7 +291,10 @@ pub(super) fn prepare(a: &RunArgs) -> Result<Prepared, CliError> {
                     .unwrap_or(0)
                     .wrapping_add(a.seed.wrapping_mul(104_729))
                     .wrapping_add(ti as u32 * 7919);
-                data = random_data(in_formats[i], seed, data.len());
+                // `random_bits`: the base exponents are shared by the inputs of a tile.
+                let shared = a.seed.wrapping_mul(104_729).wrapping_add(ti as u32 * 7919);
+                let bits = b.random_bits.then_some(shared);
+                data = random_data(in_formats[i], seed, data.len(), bits);
             }
             mine.push(data);
         }

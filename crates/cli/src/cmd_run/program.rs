@@ -161,6 +161,10 @@ pub(super) struct Buffer {
     #[serde(default = "default_page")]
     pub(super) page_size: u32,
     pub(super) random: Option<u32>,
+    /// With `random`: raw bit patterns over the whole encoding instead of values in [-2, 2)
+    /// (`data::random_bits`).
+    #[serde(default)]
+    pub(super) random_bits: bool,
     pub(super) values: Option<Vec<f64>>,
     pub(super) file: Option<PathBuf>,
     pub(super) reference: Option<String>,
@@ -173,32 +177,59 @@ pub(super) fn default_page() -> u32 {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Format {
     Bf16,
+    /// tt-metal's `Float16`: IEEE half precision.
+    Fp16,
     Fp32,
     U32,
     U8,
     /// tt-metal's `Int32`: 32 bits the unpackers, `Dst` and the packers carry unchanged;
     /// values are read as two's complement (the SFPU's integer arithmetic, SFPIADD.md).
     I32,
+    /// tt-metal's `Bfp8_b`: per 32x32 tile, 64 exponent bytes (one per 16-datum face row, face
+    /// after face) then 1024 datums of sign and 7-bit magnitude (`data::bfp_datum`).
+    Bfp8b,
+    /// tt-metal's `Bfp4_b`: 64 exponent bytes, then 1024 datums of sign and 3-bit magnitude,
+    /// two per byte, the first in the low nibble.
+    Bfp4b,
 }
 
 impl Format {
     pub(super) fn parse(s: &str, field: &str) -> Result<Format, CliError> {
         match s {
             "bf16" | "Float16_b" => Ok(Format::Bf16),
+            "fp16" | "Float16" => Ok(Format::Fp16),
             "fp32" | "Float32" => Ok(Format::Fp32),
             "u32" | "UInt32" => Ok(Format::U32),
             "u8" | "UInt8" => Ok(Format::U8),
             "int32" | "i32" | "Int32" => Ok(Format::I32),
+            "bfp8_b" | "Bfp8_b" => Ok(Format::Bfp8b),
+            "bfp4_b" | "Bfp4_b" => Ok(Format::Bfp4b),
             _ => Err(CliError::new(format!(
-                "{field}: unknown format '{s}' (bf16, fp32, u32, u8, int32)"
+                "{field}: unknown format '{s}' (bf16, fp16, fp32, u32, u8, int32, bfp8_b, bfp4_b)"
             ))),
         }
     }
+    /// Bytes per element; for the block-float formats the bytes of a whole 32x32 tile (their
+    /// elements are found with `data::datum`).
     pub(crate) fn bytes(self) -> usize {
         match self {
-            Format::Bf16 => 2,
+            Format::Bf16 | Format::Fp16 => 2,
             Format::Fp32 | Format::U32 | Format::I32 => 4,
             Format::U8 => 1,
+            Format::Bfp8b => 64 + 1024,
+            Format::Bfp4b => 64 + 512,
+        }
+    }
+    /// Block-float: elements share exponents, a tile at a time.
+    pub(crate) fn is_bfp(self) -> bool {
+        matches!(self, Format::Bfp8b | Format::Bfp4b)
+    }
+    /// Elements in `n_bytes` of this format.
+    pub(crate) fn elements(self, n_bytes: usize) -> usize {
+        if self.is_bfp() {
+            n_bytes / self.bytes() * 1024
+        } else {
+            n_bytes / self.bytes()
         }
     }
     pub(super) fn float(self) -> bool {

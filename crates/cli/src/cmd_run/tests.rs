@@ -19,7 +19,7 @@ fn int32_format_reads_twos_complement_and_references_keep_the_32_bits() {
     encode(Format::I32, -7.0, &mut v);
     assert_eq!(v, (-7i32).to_le_bytes());
     // Random int32 data spans the whole range (both signs, large magnitudes).
-    let d = random_data(Format::I32, 3, 4096);
+    let d = random_data(Format::I32, 3, 4096, None);
     let xs: Vec<i32> = d
         .chunks_exact(4)
         .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -88,4 +88,53 @@ fn per_tile_references_keep_tile_order() {
     });
     let want: Vec<Option<u32>> = (0..141u32).map(|t| Some(t * 3)).collect();
     assert_eq!(out, want);
+}
+
+#[test]
+fn random_bits_covers_every_bf16_exponent_class_and_shares_base_exponents() {
+    let a = random_bits(Format::Bf16, 5, 77, 2048 * 4);
+    let b = random_bits(Format::Bf16, 6, 77, 2048 * 4);
+    let words = |d: &[u8]| -> Vec<u16> {
+        d.chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    };
+    let (wa, wb) = (words(&a), words(&b));
+    let exp = |w: u16| (w >> 7) & 0xff;
+    assert!(wa.iter().any(|&w| exp(w) == 0 && w & 0x7f != 0), "denormal");
+    assert!(wa.contains(&0x8000), "minus zero");
+    assert!(wa.iter().any(|&w| exp(w) == 0xff && w & 0x7f != 0), "NaN");
+    assert!(wa.iter().any(|&w| w & 0x7fff == 0x7f80), "infinity");
+    // The same run's inputs draw near-equal exponents at the same places most of the time.
+    let near = wa
+        .iter()
+        .zip(&wb)
+        .filter(|(x, y)| exp(**x).abs_diff(exp(**y)) <= 4)
+        .count();
+    assert!(near * 2 > wa.len(), "{near} of {}", wa.len());
+}
+
+#[test]
+fn bfp8_b_datum_is_exponent_byte_then_sign_magnitude() {
+    // Tile: exponent 0x80 for face row 0, datum 1 = 0xc0 (sign, magnitude 64/64 = 1.0).
+    let mut t = vec![0u8; Format::Bfp8b.bytes()];
+    t[0] = 0x80;
+    t[64 + 1] = 0xc0;
+    assert_eq!(datum(Format::Bfp8b, &t, 1), Some((0x80c0, -2.0)));
+    let mut t4 = vec![0u8; Format::Bfp4b.bytes()];
+    t4[0] = 0x7f;
+    t4[64] = 0x5c; // datum 0 = 0xc (sign, 4/4), datum 1 = 0x5 (magnitude 5/4)
+    assert_eq!(datum(Format::Bfp4b, &t4, 0), Some((0x7f0c, -1.0)));
+    assert_eq!(datum(Format::Bfp4b, &t4, 1), Some((0x7f05, 1.25)));
+    assert_eq!(Format::Bfp8b.elements(1088 * 4), 4096);
+}
+
+#[test]
+fn fp16_encodes_round_to_nearest_even() {
+    assert_eq!(f32_to_fp16(1.0), 0x3c00);
+    assert_eq!(f32_to_fp16(1.0 + 1.0 / 2048.0), 0x3c00); // tie to even
+    assert_eq!(f32_to_fp16(1.0 + 3.0 / 2048.0), 0x3c02);
+    assert_eq!(f32_to_fp16(-65520.0), 0xfc00);
+    assert_eq!(f32_to_fp16(5.960_464_5e-8), 0x0001);
+    assert_eq!(fp16_to_f32(0xc000), -2.0);
 }

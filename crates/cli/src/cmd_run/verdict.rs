@@ -297,7 +297,7 @@ pub(super) fn verdicts(c: &Compared) -> Result<Vec<Verdict>, CliError> {
     for (i, o) in p.output.iter().enumerate() {
         let f = out_formats[i];
         let n_bytes = o.pages as usize * o.page_size as usize;
-        let n = n_bytes / f.bytes();
+        let n = f.elements(n_bytes);
         let file_ref = match &o.file {
             Some(file) => Some(
                 std::fs::read(base.join(file))
@@ -356,8 +356,10 @@ pub(super) fn verdicts(c: &Compared) -> Result<Vec<Verdict>, CliError> {
             }
             dump_for_diagnosis(&o.name, ti, &got, &want);
             for e in 0..n {
-                let (a, b) = (&got[e * f.bytes()..], &want[e * f.bytes()..]);
-                max_ulp = max_ulp.max(ulp_distance(f, a, b));
+                if f.float() {
+                    let (a, b) = (&got[e * f.bytes()..], &want[e * f.bytes()..]);
+                    max_ulp = max_ulp.max(ulp_distance(f, a, b));
+                }
                 xs.push(element(f, &got, e));
                 ys.push(element(f, &want, e));
             }

@@ -3,7 +3,7 @@
 //! coordinates), the element's place inside its 32x32 tile (four 16x16 faces, row-major:
 //! `cmd_run`'s `tile_index`), both values with their bits, and what fed it: the inputs' elements
 //! at the same place for element-wise ops, the row of A and the column of B for a matmul.
-use crate::cmd_run::Format;
+use crate::cmd_run::{datum, Format};
 
 /// How an output's elements relate to the inputs, for naming what fed a mismatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,30 +63,19 @@ pub fn tile_position(j: usize) -> (usize, usize) {
     ((face / 2) * 16 + (j % 256) / 16, (face % 2) * 16 + j % 16)
 }
 
-/// Element `i` of `bytes` in `f`: its bits in hex, then its value.
+/// Element `i` of `bytes` in `f`: its bits in hex, then its value (a block-float datum as its
+/// shared exponent and its sign-and-magnitude bits).
 pub fn show(f: Format, bytes: &[u8], i: usize) -> String {
-    let n = f.bytes();
-    let Some(b) = bytes.get(i * n..(i + 1) * n) else {
+    let Some((bits, v)) = datum(f, bytes, i) else {
         return "(missing)".to_string();
     };
     match f {
-        Format::Bf16 => {
-            let h = u16::from_le_bytes([b[0], b[1]]);
-            format!("0x{h:04x} ({})", f32::from_bits(u32::from(h) << 16))
-        }
-        Format::Fp32 => {
-            let w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            format!("0x{w:08x} ({})", f32::from_bits(w))
-        }
-        Format::U32 => {
-            let w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            format!("0x{w:08x} ({w})")
-        }
-        Format::I32 => {
-            let w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            format!("0x{w:08x} ({})", w as i32)
-        }
-        Format::U8 => format!("0x{:02x} ({})", b[0], b[0]),
+        Format::Bf16 | Format::Fp16 => format!("0x{bits:04x} ({v})"),
+        Format::Fp32 => format!("0x{bits:08x} ({v})"),
+        Format::U32 | Format::I32 => format!("0x{bits:08x} ({v})"),
+        Format::U8 => format!("0x{bits:02x} ({v})"),
+        Format::Bfp8b => format!("exp 0x{:02x} datum 0x{:02x} ({v})", bits >> 8, bits & 0xff),
+        Format::Bfp4b => format!("exp 0x{:02x} datum 0x{:x} ({v})", bits >> 8, bits & 0xf),
     }
 }
 
@@ -125,10 +114,12 @@ fn fed_by(o: &Output, i: usize) -> String {
 /// Compares `o` element by element; pushes at most `max_lines` mismatch lines onto `lines`.
 /// A length difference is itself reported and its missing elements count as different.
 pub fn compare(o: &Output, max_lines: usize, lines: &mut Vec<String>) -> Counts {
-    let n = o.format.bytes();
     let len = o.bhemu.len().max(o.reference.len());
     let mut c = Counts {
         bytes: len as u64,
+        bytes_different: (0..len)
+            .filter(|&k| o.bhemu.get(k) != o.reference.get(k))
+            .count() as u64,
         ..Counts::default()
     };
     let head = format!("{} of tile {} at ({},{})", o.name, o.tile, o.xy.0, o.xy.1);
@@ -139,19 +130,21 @@ pub fn compare(o: &Output, max_lines: usize, lines: &mut Vec<String>) -> Counts 
             o.reference.len()
         ));
     }
-    for i in 0..len.div_ceil(n) {
-        let a = o.bhemu.get(i * n..((i + 1) * n).min(o.bhemu.len()));
-        let b = o.reference.get(i * n..((i + 1) * n).min(o.reference.len()));
+    // Elements, counting a partial one at the end.
+    let n = if o.format.is_bfp() {
+        o.format.elements(len.next_multiple_of(o.format.bytes()))
+    } else {
+        len.div_ceil(o.format.bytes())
+    };
+    for i in 0..n {
+        let a = datum(o.format, o.bhemu, i).map(|d| d.0);
+        let b = datum(o.format, o.reference, i).map(|d| d.0);
         c.elements += 1;
-        if a == b {
+        if a == b && a.is_some() {
             c.equal += 1;
             continue;
         }
         c.different += 1;
-        c.bytes_different += (0..n)
-            .filter(|&k| o.bhemu.get(i * n + k) != o.reference.get(i * n + k))
-            .filter(|&k| i * n + k < len)
-            .count() as u64;
         if (c.different as usize) <= max_lines {
             lines.push(format!(
                 "{head}: {}: bhemu {} != reference {}; {}",

@@ -24,6 +24,23 @@ fn src_a_fmt(ctx: &Ctx) -> u32 {
     }
 }
 
+/// The SrcA format MOVA2D and MOVB2D convert with. On Blackhole it is the format the bank they
+/// read was unpacked with (for MOVB2D the SrcB bank's), unless `DISABLE_IMPLIED_SRCA_FMT` is
+/// set; then, as on Wormhole, the configured SrcA format. A bank no unpacker has written since
+/// reset falls back to the configured format. Rule restated in `docs/tensix-datapath.md`
+/// ("Src to Dst moves").
+fn move_src_fmt(ctx: &Ctx, from: FromSrc) -> u32 {
+    let configured = src_a_fmt(ctx);
+    if ctx.cfg(f::DISABLE_IMPLIED_SRCA_FMT_Base) != 0 {
+        return configured;
+    }
+    let implied = match from {
+        FromSrc::A => ctx.state.src_a.format(ctx.banks.math_a),
+        FromSrc::B { .. } => ctx.state.src_b.format(ctx.banks.math_b),
+    };
+    implied.unwrap_or(configured)
+}
+
 /// `DstRow + DEST_TARGET_REG_CFG_MATH_Offset + RWCs.Dst + DEST_REGW_BASE_Base`.
 fn dst_base(ctx: &Ctx, dst: u16) -> u32 {
     let t = ctx.thread;
@@ -54,7 +71,7 @@ fn src_to_dst(
     dst: u16,
 ) -> UnitResult {
     let t = ctx.thread;
-    let fmt = src_a_fmt(ctx);
+    let fmt = move_src_fmt(ctx, from);
     let use_8b_exp = ctx.cfg(f::FP16A_FORCE_Enable) == 0
         && DataFormat::from_code(fmt).is_some_and(|d| d.has_8b_exponent());
     let is_tf32 = fmt == DataFormat::Tf32.code();

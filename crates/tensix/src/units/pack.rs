@@ -15,13 +15,16 @@
 //! read interfaces selected by `ReadIntfSel` (see [`read_interfaces`]), one row or one face
 //! apart (`DstAccessMode`, see [`interface_stride`]). Not modelled, and
 //! reported: compression, L1 source,
-//! ReLU, L1 accumulation, downsampling, exponent thresholding; edge masking is taken as
-//! disabled.
+//! ReLU, L1 accumulation, downsampling, exponent thresholding. Edge masks: [`EdgeMasks`].
 use bhemu_isa::tensix::blackhole::Insn;
 
+use crate::formats::pack_conv::{
+    early_bf16, early_fp16_to_bfp8a, early_fp32_to_bf16, early_fp32_to_bfp8, late_fp16_to_bf16,
+    late_fp16_to_fp32, late_fp32_to_bfp, late_fp32_to_fp16,
+};
 use crate::formats::{
-    bf16_block_to_bfp, fp16_block_to_bfpa, fp32_to_bf16_round, fp32_to_tf32_round, read_dst_bf16,
-    read_dst_fp16, read_dst_fp32, BfpWidth, DataFormat,
+    bf16_block_to_bfp, fp16_block_to_bfpa, fp32_to_tf32_round, read_dst_bf16, read_dst_fp16,
+    read_dst_fp32, BfpWidth, DataFormat,
 };
 use crate::state::cfg_fields as f;
 use crate::state::{CfgField, Coord};
@@ -41,6 +44,9 @@ pub struct PackerState {
     pub bfp_block: Vec<u16>,
     /// Bits not yet written to L1 (datums narrower than a byte): value and bit count.
     pub partial: (u64, u32),
+    /// The edge-mask tile position (datum in its row of 16, row) since the last
+    /// `Last`/`Flush` ([`EdgeMasks`]).
+    pub edge_pos: (u32, u32),
 }
 
 /// A datum between the early and late conversion.
@@ -48,8 +54,10 @@ pub struct PackerState {
 enum Mid {
     /// IEEE FP32 bits (also INT32 sign-magnitude).
     B32(u32),
-    /// IEEE BF16 / FP16-layout / INT16 bits.
+    /// IEEE BF16 / INT16 bits.
     B16(u16),
+    /// IEEE FP16 bits (an FP16 or BFP8a intermediate).
+    F16(u16),
 }
 
 fn read_raw_fields(ctx: &Ctx) -> (bool, bool, bool) {
@@ -90,7 +98,8 @@ fn early(
             Tf32 if read_raw => Mid::B32(x),
             Fp32 | Tf32 => Mid::B32(fp32_to_tf32_round(x)),
             Bf16 | Bfp8 if read_raw => Mid::B16((x >> 16) as u16),
-            Bf16 => Mid::B16(fp32_to_bf16_round(x)),
+            Bf16 => Mid::B16(early_fp32_to_bf16(x)),
+            Bfp8 => Mid::B16(early_fp32_to_bfp8(x)),
             o => return Err(format!("early conversion FP32 to {} is", o.name())),
         });
     }
@@ -100,13 +109,15 @@ fn early(
         Bf16 => {
             // "Rounding or identity": BF16 to BF16 rounding flushes denormals and turns NaN
             // into infinity.
-            Mid::B16(fp32_to_bf16_round((read_dst_bf16(v) as u32) << 16))
+            Mid::B16(early_bf16(read_dst_bf16(v), false))
         }
-        Fp16 if read_raw => Mid::B16(read_dst_fp16(v)),
+        Bfp8 => Mid::B16(early_bf16(read_dst_bf16(v), true)),
+        Fp16 if read_raw => Mid::F16(read_dst_fp16(v)),
         Fp16 => {
             let h = read_dst_fp16(v);
-            Mid::B16(if h & 0x7c00 == 0 { 0 } else { h })
+            Mid::F16(if h & 0x7c00 == 0 { 0 } else { h })
         }
+        Bfp8a => Mid::F16(early_fp16_to_bfp8a(read_dst_fp16(v))),
         Int16 => Mid::B16(v),
         o => {
             return Err(format!(
@@ -155,6 +166,98 @@ fn emit_bfp_block(ctx: &mut Ctx, width: BfpWidth, a: bool) -> UnitResult {
         emit(ctx, *d as u32, width.bits())?;
     }
     Ok(())
+}
+
+/// The late conversion of one datum and its write to L1 (BFP datums gather into blocks of 16).
+fn late(ctx: &mut Ctx, out_fmt: DataFormat, bfp: Option<(BfpWidth, bool)>, mid: Mid) -> UnitResult {
+    use DataFormat::*;
+    match (out_fmt, mid) {
+        (Fp32 | Int32 | Tf32, Mid::B32(x)) => emit(ctx, x, 32)?,
+        (Fp32 | Tf32, Mid::B16(h)) => emit(ctx, (h as u32) << 16, 32)?,
+        (Fp32 | Tf32, Mid::F16(h)) => emit(ctx, late_fp16_to_fp32(h), 32)?,
+        (Bf16, Mid::B32(x)) => emit(ctx, x >> 16, 16)?,
+        (Fp16, Mid::B32(x)) => emit(ctx, late_fp32_to_fp16(x) as u32, 16)?,
+        (Bf16, Mid::F16(h)) => emit(ctx, late_fp16_to_bf16(h) as u32, 16)?,
+        (Bf16 | Fp16 | Int16, Mid::B16(h) | Mid::F16(h)) => emit(ctx, h as u32, 16)?,
+        (Bfp8 | Bfp4 | Bfp2 | Bfp8a | Bfp4a | Bfp2a, m) => {
+            let a_block = bfp.is_some_and(|(_, a)| a);
+            let h = match m {
+                Mid::B32(x) => late_fp32_to_bfp(x),
+                Mid::B16(h) => h,
+                Mid::F16(h) if a_block => h,
+                Mid::F16(h) => late_fp16_to_bf16(h),
+            };
+            ctx.state.packers[0].bfp_block.push(h);
+            if ctx.state.packers[0].bfp_block.len() == 16 {
+                if let Some((w, a)) = bfp {
+                    emit_bfp_block(ctx, w, a)?;
+                }
+            }
+        }
+        (o, _) => {
+            return ctx.not_modelled(&format!(
+                "PACR late conversion to {} from this intermediate",
+                o.name()
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// Edge masking (Blackhole): each datum a PACR reads is kept or written as zero by a 16-bit
+/// column mask, `PCK_EDGE_OFFSET_SEC{n}_mask` bit `i % 16` for the instruction's `i`-th datum.
+/// Which mask applies follows a tile position counted from the last `Last`/`Flush`: a row
+/// counter steps after every 16 datums and wraps at `pack_reads_per_xy_plane`; row `r` uses the
+/// mask that `TILE_ROW_SET_MAPPING_{s}` entry `r % 16` names, `s` being
+/// `PCK_EDGE_TILE_ROW_SET_SELECT`. tt-llk's reduce masks the packed rows and columns this way.
+/// Rule restated in `docs/tensix-datapath.md` ("Packer edge masks").
+struct EdgeMasks {
+    masks: [u32; 4],
+    mapping: u32,
+    rows_per_plane: u32,
+}
+
+impl EdgeMasks {
+    fn read(ctx: &mut Ctx) -> Result<EdgeMasks, crate::TensixError> {
+        if ctx.cfg(f::PCK_EDGE_MODE_mode) != 0 {
+            ctx.not_modelled("PACR edge mode 1")?;
+        }
+        let select = ctx.cfg(f::PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
+        let word = CfgField {
+            addr32: f::TILE_ROW_SET_MAPPING_0_row_set_mapping_0.addr32 + (select & 1) as usize,
+            shamt: 0,
+            mask: 0xffff_ffff,
+            ..f::TILE_ROW_SET_MAPPING_0_row_set_mapping_0
+        };
+        if select > 1 {
+            ctx.not_modelled("PACR edge row-set select 2-3")?;
+        }
+        Ok(EdgeMasks {
+            masks: [
+                ctx.cfg(f::PCK_EDGE_OFFSET_SEC0_mask),
+                ctx.cfg(f::PCK_EDGE_OFFSET_SEC1_mask),
+                ctx.cfg(f::PCK_EDGE_OFFSET_SEC2_mask),
+                ctx.cfg(f::PCK_EDGE_OFFSET_SEC3_mask),
+            ],
+            mapping: ctx.cfg(word),
+            rows_per_plane: ctx.cfg(f::PACK_COUNTERS_SEC0_pack_reads_per_xy_plane),
+        })
+    }
+
+    /// Whether the `i`-th datum of the instruction is kept; steps the tile position `pos`.
+    fn keeps(&self, pos: &mut (u32, u32), i: u32) -> bool {
+        let set = (self.mapping >> (2 * (pos.1 & 15))) & 3;
+        let keep = self.masks[set as usize] >> (i % 16) & 1 != 0;
+        pos.0 += 1;
+        if pos.0 == 16 {
+            pos.0 = 0;
+            pos.1 += 1;
+            if pos.1 == self.rows_per_plane {
+                pos.1 = 0;
+            }
+        }
+        keep
+    }
 }
 
 /// Blackhole's `ReadIntfSel`: the packer's four `Dst` read interfaces; interface `k` reads
@@ -300,9 +403,16 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
     let reads = interfaces
         .iter()
         .flat_map(|&k| (0..num).map(move |i| src + intf_stride * k + i));
-    for idx in reads {
+    let edges = EdgeMasks::read(ctx)?;
+    for (i, idx) in reads.enumerate() {
         let idx = idx & 0x3fff;
         let (row, col) = (idx >> 4, (idx & 15) as usize);
+        if !edges.keeps(&mut ctx.state.packers[0].edge_pos, i as u32) {
+            // A masked datum is written as zero bits, with no conversion.
+            let zero = if read32 { Mid::B32(0) } else { Mid::B16(0) };
+            late(ctx, out_fmt, bfp, zero)?;
+            continue;
+        }
         let raw = if zero_write != 0 {
             0
         } else if read32 {
@@ -314,31 +424,7 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
             Ok(m) => m,
             Err(m) => return ctx.not_modelled(&format!("PACR: {m}")),
         };
-        use DataFormat::*;
-        match (out_fmt, mid) {
-            (Fp32 | Int32 | Tf32, Mid::B32(x)) => emit(ctx, x, 32)?,
-            (Fp32 | Tf32, Mid::B16(h)) => emit(ctx, (h as u32) << 16, 32)?,
-            (Bf16, Mid::B32(x)) => emit(ctx, x >> 16, 16)?,
-            (Bf16 | Fp16 | Int16, Mid::B16(h)) => emit(ctx, h as u32, 16)?,
-            (Bfp8 | Bfp4 | Bfp2 | Bfp8a | Bfp4a | Bfp2a, m) => {
-                let h = match m {
-                    Mid::B32(x) => (x >> 16) as u16,
-                    Mid::B16(h) => h,
-                };
-                ctx.state.packers[0].bfp_block.push(h);
-                if ctx.state.packers[0].bfp_block.len() == 16 {
-                    if let Some((w, a)) = bfp {
-                        emit_bfp_block(ctx, w, a)?;
-                    }
-                }
-            }
-            (o, _) => {
-                return ctx.not_modelled(&format!(
-                    "PACR late conversion to {} from this intermediate",
-                    o.name()
-                ))
-            }
-        }
+        late(ctx, out_fmt, bfp, mid)?;
     }
     // ADC updates (ADDR_MOD_PACK_SEC[AddrMode]).
     let sec = |b: CfgField| CfgField {
@@ -398,7 +484,16 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         if n > 0 {
             emit(ctx, 0, 8 - n)?;
         }
-        if let Some(a) = ctx.state.packers[0].data_addr {
+        let exp_addr = if bfp.is_some() {
+            ctx.state.packers[0].exp_addr
+        } else {
+            None
+        };
+        // The data stream and, for a BFP output, the exponent stream.
+        for a in [ctx.state.packers[0].data_addr, exp_addr]
+            .into_iter()
+            .flatten()
+        {
             let pad = (16 - a % 16) % 16;
             if pad > 0 {
                 ctx.write_l1(a, &vec![0; pad as usize])?;
@@ -407,6 +502,11 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         let st = &mut ctx.state.packers[0];
         st.data_addr = None;
         st.exp_addr = None;
+        st.edge_pos = (0, 0);
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "pack_tests.rs"]
+mod tests;

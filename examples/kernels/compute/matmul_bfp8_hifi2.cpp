@@ -1,0 +1,3 @@
+// kit-defines: -DKIT_IN_FORMAT=6 -DKIT_IN_TILE_SIZE=1088 -DKIT_OUT_FORMAT=5 -DKIT_OUT_TILE_SIZE=2048 -DKIT_MATH_FIDELITY=HiFi2
+// Matmul of single tiles (matmul.cpp): bfp8_b inputs, bf16 output, HiFi2, 16-bit destination.
+#include "matmul.cpp"

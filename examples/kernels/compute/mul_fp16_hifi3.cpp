@@ -1,0 +1,5 @@
+// kit-defines: -DKIT_IN_FORMAT=1 -DKIT_IN_TILE_SIZE=2048 -DKIT_OUT_FORMAT=1 -DKIT_OUT_TILE_SIZE=2048 -DKIT_MATH_FIDELITY=HiFi3
+// Element-wise mul: fp16 inputs, fp16 output, HiFi3, 16-bit destination (see eltwise_binary.hpp).
+#define BINARY_INIT mul_init
+#define BINARY_TILES mul_tiles
+#include "eltwise_binary.hpp"

@@ -3,7 +3,8 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/ELWADD.md`, `ELWSUB.md`,
 //! `ELWMUL.md`.
 
-use super::datapath::{self, Operand, TermLanes};
+use super::datapath::{self, Operand};
+use super::lanes::{self, TermLanes};
 use super::{
     formats, read_words, store_int, write_words, DstRows, Elw, MatrixCtx, Retired, SrcAStyle,
 };
@@ -82,7 +83,7 @@ fn add_or_sub(
         } else {
             [0; 16]
         };
-        let new = datapath::in_lanes(
+        let new = lanes::in_lanes(
             #[inline(always)]
             || {
                 let mut t = TermLanes::default();
@@ -96,7 +97,7 @@ fn add_or_sub(
                     );
                     (t.negative[j], t.exp[j], t.sig[j]) = (x.negative, x.exp, x.sig);
                 }
-                datapath::accumulate_lanes(&[t], &old, mode)
+                lanes::accumulate_lanes(&[t], &old, mode)
             },
         );
         write_words(ctx, mode, row, &new);
@@ -135,7 +136,7 @@ pub(super) fn elwmul(
             continue;
         }
         let old = read_words(ctx, mode, row);
-        let new = datapath::in_lanes(
+        let new = lanes::in_lanes(
             #[inline(always)]
             || {
                 let mut t = TermLanes::default();
@@ -148,7 +149,7 @@ pub(super) fn elwmul(
                     );
                     (t.negative[j], t.exp[j], t.sig[j]) = (x.negative, x.exp, x.sig);
                 }
-                datapath::accumulate_lanes(&[t], &old, mode)
+                lanes::accumulate_lanes(&[t], &old, mode)
             },
         );
         write_words(ctx, mode, row, &new);

@@ -3,7 +3,8 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md` (DOTPV.md and
 //! GAPOOL.md are MVMUL's model with the row count changed).
 
-use super::datapath::{self, AccMode, Operand, Precision, TermLanes};
+use super::datapath::{self, AccMode, Operand, Precision};
+use super::lanes::{self, TermLanes};
 use super::{
     formats, read_words, store_int, write_words, DstRows, Matmul, MatrixCtx, Retired, SrcAStyle,
 };
@@ -158,7 +159,7 @@ impl SrcABlock {
         old: &[u32; 16],
         mode: AccMode,
     ) -> [u32; 16] {
-        datapath::in_lanes(
+        lanes::in_lanes(
             #[inline(always)]
             || self.row_lanes(b, phase, adj, old, mode),
         )
@@ -173,7 +174,7 @@ impl SrcABlock {
         old: &[u32; 16],
         mode: AccMode,
     ) -> [u32; 16] {
-        datapath::accumulate_lanes(&self.group_terms_lanes(b, phase, adj), old, mode)
+        lanes::accumulate_lanes(&self.group_terms_lanes(b, phase, adj), old, mode)
     }
 
     // Lane loops index several arrays with one column index on purpose: that is what vectorises.

@@ -48,6 +48,7 @@ mod elw;
 pub mod formats;
 mod gmpool;
 pub mod hazard;
+pub mod lanes;
 mod matmul;
 mod op;
 mod regs;

@@ -1,0 +1,174 @@
+//! The datapath's rules over a whole Dst row at once: sixteen columns side by side, every step
+//! a select instead of a branch, so that the compiler runs the columns in vector lanes
+//! (with AVX2 when the CPU has it: [`in_lanes`]). The rules themselves, and their scalar form
+//! that these are proven equal to, are [`super::datapath`]'s.
+
+use super::datapath::AccMode;
+#[cfg(test)]
+use super::datapath::{accumulate, Term};
+
+/// Sixteen terms side by side, one per Dst column (the lanes MVMUL and the element-wise
+/// instructions compute a row in).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TermLanes {
+    pub negative: [bool; 16],
+    pub exp: [i32; 16],
+    pub sig: [u32; 16],
+}
+
+/// [`super::datapath::accumulate`] for the 16 columns of a row at once, without branches so that the columns run
+/// in vector lanes: the same rules A1–A6, each step a select instead of a jump (proven equal by
+/// `accumulate_lanes_equal_accumulate`).
+#[allow(clippy::needless_range_loop)] // one index across several arrays is what vectorises
+#[inline(always)]
+pub fn accumulate_lanes<const N: usize>(
+    terms: &[TermLanes; N],
+    old: &[u32; 16],
+    mode: AccMode,
+) -> [u32; 16] {
+    let keep = mode.dropped_bits();
+    let pre_round = !mode.wide;
+    let saturate8 = mode.wide || mode.e8;
+    let mut out = [0u32; 16];
+    for j in 0..16 {
+        let w = old[j];
+        let d_exp = ((w >> 23) & 0xff) as i32;
+        let d_sig = if d_exp == 0 {
+            0
+        } else {
+            (w & 0x7f_ffff) | 0x80_0000
+        };
+        // A1
+        let mut top = d_exp;
+        for t in terms {
+            top = top.max(t.exp[j]);
+        }
+        // A2, A3: Dst never biased; terms half down in magnitude when negative.
+        let shifted = |m: u32, e: i32, bias: u32| -> u32 {
+            let d = (top - e).clamp(0, 31) as u32;
+            let b = bias & u32::from(d > 0);
+            let mut m = (m + ((1u32 << d) >> 1) - b) >> d;
+            if pre_round {
+                m = (m + (1 << 12) - bias) & !0x1fff;
+            }
+            m
+        };
+        let md = shifted(d_sig, d_exp, 0) as i32;
+        let mut sum = if w >> 31 != 0 { -md } else { md };
+        for t in terms {
+            let neg = t.negative[j];
+            let m = shifted(t.sig[j], t.exp[j], u32::from(neg)) as i32;
+            sum = sum.wrapping_add(if neg { -m } else { m });
+        }
+        // A4, A5
+        let sign = u32::from(sum < 0) << 31;
+        let mag = sum.unsigned_abs();
+        let shift = mag.leading_zeros() as i32 - 8;
+        let mut exp = top - shift;
+        let s = shift - keep;
+        let (r, l) = ((-s).max(0) as u32, s.max(0) as u32);
+        let mut m = ((mag + ((1u32 << r) >> 1)) >> r) << l;
+        m <<= keep;
+        exp += i32::from(m & 0x100_0000 != 0);
+        let m = m & 0x7f_ffff;
+        // A6
+        let normal = sign | ((exp.clamp(0, 255) as u32) << 23) | m;
+        let big = if saturate8 {
+            sign | (255 << 23)
+        } else {
+            sign | (31 << 23) | (0x3ff << 13)
+        };
+        let limit = if saturate8 { 255 } else { 32 };
+        out[j] = if top <= 0 || mag == 0 || exp <= 0 {
+            0
+        } else if exp >= limit {
+            big
+        } else {
+            normal
+        };
+    }
+    out
+}
+
+/// Runs `f` compiled for AVX2 (8-lane vectors, per-lane shifts) when the CPU has it, else as
+/// built for the baseline. `f` must be an `#[inline(always)]` closure over lane code, so that it
+/// is compiled inside the AVX2 function; either way the results are the same code's.
+#[inline(always)]
+pub fn in_lanes<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the running CPU has AVX2, checked just above.
+            return unsafe { avx2(f) };
+        }
+    }
+    f()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The branch-free lanes give [`accumulate`]'s words for every mode on random terms and Dst
+    /// values (exponents near each other and anywhere, zero and negative terms).
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn accumulate_lanes_equal_accumulate() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 16) as u32
+        };
+        for round in 0..4000 {
+            let mode = AccMode {
+                wide: round & 1 != 0,
+                e8: round & 2 == 0,
+            };
+            let base = (next() % 260) as i32 - 2;
+            let mut lanes = [TermLanes::default(); 2];
+            let mut old = [0u32; 16];
+            for j in 0..16 {
+                for t in lanes.iter_mut() {
+                    t.negative[j] = next() & 1 != 0;
+                    t.exp[j] = match next() % 8 {
+                        0 => (next() % 300) as i32 - 20,
+                        _ => base + (next() % 40) as i32 - 20,
+                    };
+                    t.sig[j] = match next() % 6 {
+                        0 => 0,
+                        1 => (next() & 0x7fff) << 13,
+                        _ => next() & 0x3ff_ffff,
+                    };
+                }
+                let e = (base + (next() % 40) as i32 - 20).clamp(0, 255) as u32;
+                old[j] = match next() % 8 {
+                    0 => next() & 0x8000_0000,
+                    _ => (next() & 0x807f_ffff) | (e << 23),
+                };
+                if !mode.wide {
+                    old[j] &= 0xffff_e000;
+                }
+            }
+            let got = accumulate_lanes(&lanes, &old, mode);
+            for j in 0..16 {
+                let terms = [0, 1].map(|t| Term {
+                    negative: lanes[t].negative[j],
+                    exp: lanes[t].exp[j],
+                    sig: lanes[t].sig[j],
+                });
+                assert_eq!(
+                    got[j],
+                    accumulate(terms, old[j], mode),
+                    "round {round} lane {j}: {terms:?} onto {:#x}",
+                    old[j]
+                );
+            }
+        }
+    }
+}

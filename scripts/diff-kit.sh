@@ -34,7 +34,8 @@ if [ $rc -ne 0 ] || [ ! -f "$sim/libttsim.so" ]; then
 fi
 ref="$sim/libttsim.so"
 bash scripts/fetch-ttnn.sh >/dev/null
-[ -d target/kernel-kit ] || BHEMU_REQUIRE_TOOLS=1 bash scripts/kernel-kit/build.sh target/kernel-kit >/dev/null
+# Rebuilt every time (about 40 s) so that the kernels always match their sources.
+BHEMU_REQUIRE_TOOLS=1 bash scripts/kernel-kit/build.sh target/kernel-kit >/dev/null
 cargo build --release -q -p bhemu-cli -p bhemu-ttsim-abi
 bhemu="$repo/target/release/bhemu"
 

@@ -116,6 +116,16 @@ pub enum Unit {
 }
 
 /// What the frontend or backend must do specially with an instruction.
+/// What an `UNPACR_NOP` waits for inside its unpacker before it clears its bank and hands
+/// it over: nothing, the unpacker's own bank (as UNPACR waits), or the Matrix Unit's
+/// current bank of the same Src, in each case until that bank is not the Matrix Unit's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NopWait {
+    None,
+    UnpackBank,
+    MatrixBank,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     Nop,
@@ -169,9 +179,12 @@ pub enum Op {
     Unpacr {
         flip: bool,
     },
-    /// UNPACR_NOP; `set_dvalid` = the mode that gives the bank to the Matrix Unit.
+    /// UNPACR_NOP; `set_dvalid` = the mode that gives the bank to the Matrix Unit; `wait` =
+    /// which bank must not be the Matrix Unit's before it starts (docs/tensix-datapath.md,
+    /// "UNPACR_NOP waits").
     UnpacrNop {
         set_dvalid: bool,
+        wait: NopWait,
     },
     /// SETDVALID (Misc unit): give unpacker banks to the Matrix Unit.
     SetDvalid {
@@ -394,7 +407,14 @@ pub fn predecode(arch: Arch, word: u32) -> Insn {
                 Arch::Blackhole => bit(word, 8),
                 Arch::WormholeB0 => word & 7 == 7,
             };
-            Op::UnpacrNop { set_dvalid }
+            // Blackhole's clearing form (Unpack_Pop = 1) waits like UNPACR when
+            // Stall_Clr_Cntrl (bit 5) is set, otherwise on the Matrix Unit's bank.
+            let wait = match arch {
+                Arch::Blackhole if word & 3 == 1 && bit(word, 5) => NopWait::UnpackBank,
+                Arch::Blackhole if word & 3 == 1 => NopWait::MatrixBank,
+                _ => NopWait::None,
+            };
+            Op::UnpacrNop { set_dvalid, wait }
         }
         "SETDVALID" => Op::SetDvalid {
             a: bit(word, 0),

@@ -60,6 +60,15 @@ impl SrcBanks {
         }
     }
 
+    /// The Matrix Unit's current bank belongs to the Matrix Unit (its data valid is set),
+    /// whatever the Matrix Unit is doing.
+    pub fn math_bank_valid(&self, s: Src) -> bool {
+        match s {
+            Src::A => self.a[self.math_a] == SrcClient::MatrixUnit,
+            Src::B => self.b[self.math_b] == SrcClient::MatrixUnit,
+        }
+    }
+
     /// UNPACR with FlipSrc, UNPACR_NOP set-dvalid, SETDVALID: give the unpacker's bank to the
     /// Matrix Unit and move the unpacker to the other bank (UNPACR_Regular.md, SETDVALID.md).
     pub fn give_to_math(&mut self, s: Src) {

@@ -21,7 +21,7 @@ use bhemu_isa::tensix::Arch;
 use crate::backend::{unit_name, Backend};
 use crate::error::{ErrorKind, TensixError, ThreadWait};
 use crate::fifo::{Fifo, Pushed, FIFO_SLOTS};
-use crate::insn::{cond, disasm, predecode, Insn, Op, Unit};
+use crate::insn::{cond, disasm, predecode, Insn, NopWait, Op, Unit};
 use crate::mop_expander::MopExpander;
 use crate::qstatus;
 use crate::replay_expander::ReplayExpander;
@@ -109,7 +109,7 @@ pub struct Coprocessor {
     /// Per unpacker (SrcA, SrcB): the Src datums of UNPACRs that computed their addresses and
     /// read L1 at dispatch but wait inside the unpacker for their bank, oldest first
     /// (`phases.rs`, `docs/tensix-datapath.md`).
-    deferred_src: [std::collections::VecDeque<Vec<(usize, usize, u32)>>; 2],
+    deferred_src: [std::collections::VecDeque<DeferredSrc>; 2],
     progressed: bool,
     pushed: bool,
     /// The last cycle a thread issued an instruction to the Vector Unit (its data effect
@@ -545,4 +545,13 @@ pub(crate) fn valid_mutex_text(arch: Arch) -> &'static str {
         Arch::Blackhole => "mutexes 0, 2, 3, 4",
         Arch::WormholeB0 => "mutexes 0, 2-7",
     }
+}
+
+/// An unpacker instruction's Src effects held back while it waits for its bank: the datums
+/// it produced as (row, column, value), and the implied format it recorded, if any; both go
+/// to the unpacker's bank of the moment it starts.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DeferredSrc {
+    pub cells: Vec<(usize, usize, u32)>,
+    pub format: Option<u32>,
 }

@@ -19,20 +19,23 @@ impl Coprocessor {
                 } else {
                     Src::A
                 };
-                if !banks.unpack_blocked(src) {
+                if !unpacker_waits(banks, &e.insn.op, src) {
                     e.done_at = Some(cycle + e.insn.latency.max(1) as u64);
                     progressed = true;
                     // A waiting UNPACR read its configuration, counters and L1 at dispatch;
                     // its datums land in the unpacker's bank now that it has it.
                     let k = usize::from(src == Src::B);
-                    if let Some(cells) = self.deferred_src[k].pop_front() {
+                    if let Some(d) = self.deferred_src[k].pop_front() {
                         let (data, bank) = if src == Src::B {
                             (&mut self.state.src_b, banks.unpack_b)
                         } else {
                             (&mut self.state.src_a, banks.unpack_a)
                         };
-                        for (row, col, v) in cells {
+                        for (row, col, v) in d.cells {
                             data.write(bank, row, col, v);
+                        }
+                        if let Some(code) = d.format {
+                            data.set_format(bank, code);
                         }
                     }
                 }
@@ -46,7 +49,7 @@ impl Coprocessor {
                         progressed = true;
 
                         match e.insn.op {
-                            Op::Unpacr { flip: true } | Op::UnpacrNop { set_dvalid: true } => {
+                            Op::Unpacr { flip: true } | Op::UnpacrNop { set_dvalid: true, .. } => {
                                 banks.give_to_math(if unit == Unit::Unpack1 {
                                     Src::B
                                 } else {
@@ -360,12 +363,16 @@ impl Coprocessor {
         }
         // UNPACR enters its unpacker even if the bank is not yet the Unpackers' and waits
         // there (WaitGate.md †).
-        let waits = matches!(insn.op, Op::Unpacr { .. })
-            && self.banks.unpack_blocked(if insn.unit == Unit::Unpack1 {
-                Src::B
-            } else {
-                Src::A
-            });
+        let waits = matches!(insn.unit, Unit::Unpack0 | Unit::Unpack1)
+            && unpacker_waits(
+                &self.banks,
+                &insn.op,
+                if insn.unit == Unit::Unpack1 {
+                    Src::B
+                } else {
+                    Src::A
+                },
+            );
         if insn.unit != Unit::None {
             self.backend.accept(insn.unit, tt, insn, cycle, waits);
         }
@@ -406,8 +413,9 @@ impl Coprocessor {
                 Src::B => &mut self.state.src_b,
             };
             let cells = live.written_cells();
+            let format = live.format(0).or(live.format(1));
             *live = before;
-            self.deferred_src[usize::from(src == Src::B)].push_back(cells);
+            self.deferred_src[usize::from(src == Src::B)].push_back(DeferredSrc { cells, format });
         } else {
             execute_data(
                 DataCtx {
@@ -511,6 +519,20 @@ struct DataCtx<'a> {
 
 /// Applies one instruction's data effects through the generated visitor (Blackhole only;
 /// Wormhole B0 stays frontend-only).
+/// Whether an unpacker instruction must (still) wait inside its unpacker before it starts:
+/// UNPACR until its bank is the Unpackers' (UNPACR_Regular.md); Blackhole's clearing
+/// UNPACR_NOP until its chosen bank is not the Matrix Unit's (docs/tensix-datapath.md,
+/// "UNPACR_NOP waits").
+fn unpacker_waits(banks: &SrcBanks, op: &Op, src: Src) -> bool {
+    match op {
+        Op::Unpacr { .. } | Op::UnpacrNop { wait: NopWait::UnpackBank, .. } => {
+            banks.unpack_blocked(src)
+        }
+        Op::UnpacrNop { wait: NopWait::MatrixBank, .. } => banks.math_bank_valid(src),
+        _ => false,
+    }
+}
+
 fn execute_data(
     d: DataCtx,
     thread: usize,

@@ -11,6 +11,7 @@
 pub mod bfp;
 pub mod layout;
 pub mod pack_conv;
+pub mod pack_l1_acc;
 pub mod round;
 
 pub use bfp::{bf16_block_to_bfp, bfp8_to_bf16, bfp8a_to_fp16, fp16_block_to_bfpa, BfpWidth};

@@ -96,6 +96,87 @@ pub fn late_fp32_to_bfp(x: u32) -> u16 {
     flush_bf16((x >> 16) as u16)
 }
 
+/// Blackhole early conversion FP32 (`Dst32b`) → FP16 with `Round_10b_mant`: NaN saturates to
+/// infinity of its sign, the mantissa is rounded at bit 12 (half up in magnitude) to a 19-bit
+/// value that keeps FP32's 8-bit exponent (sign at bit 18, exponent 17..10, mantissa 9..0),
+/// and exponent 0 is +0. ReLU acts on this wide value; [`wide_fp16_to_fp16`] narrows it.
+pub fn early_fp32_to_wide_fp16(x: u32) -> u32 {
+    let v = (saturate_nan32(x) + 0x1000) >> 13;
+    if v & 0x3ffff < 0x400 {
+        0
+    } else {
+        v
+    }
+}
+
+/// The wide FP16 value of [`early_fp32_to_wide_fp16`] narrowed to FP16: the exponent re-biased
+/// from 127 to 15; below 0 a zero of the sign, above 31 `0x7fff` of the sign.
+pub fn wide_fp16_to_fp16(v: u32) -> u16 {
+    let sign = ((v >> 18) & 1) as u16;
+    let e = ((v >> 10) & 0xff) as i32 - 112;
+    let m = (v & 0x3ff) as u16;
+    if e < 0 {
+        sign << 15
+    } else if e > 31 {
+        (sign << 15) | 0x7fff
+    } else {
+        (sign << 15) | ((e as u16) << 10) | m
+    }
+}
+
+/// Blackhole early conversion of a BF16 `Dst16b` datum to FP16 with `Round_10b_mant`: the
+/// exponent re-biased from 127 to 15 (below 0 a zero of the sign, above 31 `0x7fff` of the
+/// sign), the 7-bit mantissa widened to 10 bits.
+pub fn early_bf16_to_fp16(h: u16) -> u16 {
+    let sign = h & 0x8000;
+    let e = ((h >> 7) & 0xff) as i32 - 112;
+    if e < 0 {
+        sign
+    } else if e > 31 {
+        sign | 0x7fff
+    } else {
+        sign | ((e as u16) << 10) | ((h & 0x7f) << 3)
+    }
+}
+
+/// Early conversion INT32 (`Dst32b`, sign-magnitude) → INT8. Signed: the sign kept in bit 7,
+/// the magnitude clamped to 127. Unsigned (`Read_unsigned`): negative values clamp to 0,
+/// others to 255.
+pub fn early_int32_to_int8(x: u32, unsigned: bool) -> u8 {
+    let negative = x & 0x8000_0000 != 0;
+    let magnitude = x & 0x7fff_ffff;
+    if unsigned {
+        if negative {
+            0
+        } else {
+            magnitude.min(255) as u8
+        }
+    } else {
+        ((u8::from(negative)) << 7) | magnitude.min(127) as u8
+    }
+}
+
+/// Blackhole late conversion FP16 → FP8 E4M3 (`Pac_LF8_4b_exp`): the exponent re-biased from
+/// 15 to 7 and the mantissa truncated to 3 bits; FP16 exponents up to 8 give a zero of the
+/// sign, 24 and above saturate to `0x7f` of the sign.
+pub fn late_fp16_to_fp8_e4m3(h: u16) -> u8 {
+    let sign = ((h >> 15) as u8) << 7;
+    let e = (h >> 10) & 0x1f;
+    if e <= 8 {
+        sign
+    } else if e >= 24 {
+        sign | 0x7f
+    } else {
+        sign | (((e - 8) as u8) << 3) | ((h & 0x3ff) >> 7) as u8
+    }
+}
+
+/// Late conversion FP16 → FP8 E5M2: the same 5-bit exponent, so the upper byte of the FP16
+/// value (mantissa truncated to 2 bits), as the ISA page's FormatConversion describes.
+pub fn late_fp16_to_fp8_e5m2(h: u16) -> u8 {
+    (h >> 8) as u8
+}
+
 fn saturate_nan32(x: u32) -> u32 {
     if x & 0x7fff_ffff > 0x7f80_0000 {
         (x & 0x8000_0000) | 0x7f80_0000
@@ -190,5 +271,53 @@ mod tests {
         assert_eq!(late_fp32_to_bfp(0x3f81_ffff), 0x3f81);
         assert_eq!(late_fp32_to_bfp(0x807f_ffff), 0x0000);
         assert_eq!(late_fp32_to_bfp(0x7fc0_0000), 0x7fc0);
+    }
+
+    #[test]
+    fn early_fp32_to_fp16_rounds_at_bit_twelve_and_narrows() {
+        // 1.0 + 2^-11 (a tie at FP16's last place) rounds up in magnitude.
+        assert_eq!(wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x3f80_1000)), 0x3c01);
+        assert_eq!(wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x3f80_0fff)), 0x3c00);
+        assert_eq!(wide_fp16_to_fp16(early_fp32_to_wide_fp16(0xbf80_1000)), 0xbc01);
+        // NaN saturates to infinity first, then FP16 saturates to 0x7fff.
+        assert_eq!(wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x7fc0_0000)), 0x7fff);
+        // Below FP16's range: a zero of the sign; FP32 denormals flush to +0 first.
+        assert_eq!(wide_fp16_to_fp16(early_fp32_to_wide_fp16(0xb000_0000)), 0x8000);
+        assert_eq!(wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x8000_0001)), 0x0000);
+        // 2^-14 (FP16 exponent 1) and 2^-15 (exponent 0, kept as a zero of the sign).
+        assert_eq!(wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x3880_0000)), 0x0400);
+        assert_eq!(wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x3800_0000)), 0x0000);
+    }
+
+    #[test]
+    fn early_bf16_to_fp16_rebiases_and_saturates() {
+        assert_eq!(early_bf16_to_fp16(0x3f80), 0x3c00);
+        assert_eq!(early_bf16_to_fp16(0xbfc1), 0xbe08);
+        assert_eq!(early_bf16_to_fp16(0x4780), 0x7c00);
+        assert_eq!(early_bf16_to_fp16(0x4800), 0x7fff);
+        assert_eq!(early_bf16_to_fp16(0x3780), 0x0000);
+        assert_eq!(early_bf16_to_fp16(0xb780), 0x8000);
+    }
+
+    #[test]
+    fn early_int32_to_int8_clamps_signed_and_unsigned() {
+        assert_eq!(early_int32_to_int8(5, false), 5);
+        assert_eq!(early_int32_to_int8(0x8000_0005, false), 0x85);
+        assert_eq!(early_int32_to_int8(1000, false), 127);
+        assert_eq!(early_int32_to_int8(0x8000_1000, false), 0xff);
+        assert_eq!(early_int32_to_int8(1000, true), 255);
+        assert_eq!(early_int32_to_int8(0x8000_0005, true), 0);
+    }
+
+    #[test]
+    fn late_fp16_to_fp8_e4m3_flushes_saturates_and_truncates() {
+        // 1.0 = FP16 exponent 15 -> E4M3 exponent 7.
+        assert_eq!(late_fp16_to_fp8_e4m3(0x3c00), 0x38);
+        assert_eq!(late_fp16_to_fp8_e4m3(0xbe7f), 0xbc);
+        assert_eq!(late_fp16_to_fp8_e4m3(0x2400), 0x08);
+        assert_eq!(late_fp16_to_fp8_e4m3(0x23ff), 0x00);
+        assert_eq!(late_fp16_to_fp8_e4m3(0xa000), 0x80);
+        assert_eq!(late_fp16_to_fp8_e4m3(0x6000), 0x7f);
+        assert_eq!(late_fp16_to_fp8_e4m3(0xdbff), 0xf7);
     }
 }

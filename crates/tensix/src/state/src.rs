@@ -106,6 +106,7 @@ impl SrcData {
     /// Marks every datum as not written (a value no 19-bit write produces), so that
     /// [`SrcData::written_cells`] can list what one instruction wrote.
     pub(crate) fn mark_unwritten(&mut self) {
+        self.formats = [None; SRC_BANKS];
         for bank in self.rows.iter_mut() {
             for r in bank.iter_mut() {
                 *r = [u32::MAX; SRC_COLS];

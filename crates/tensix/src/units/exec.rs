@@ -373,6 +373,7 @@ impl Visit for Exec<'_, '_> {
         unpack::unpacr_nop(
             self.ctx,
             unpacker_select,
+            set_dvalid,
             bank_clr_ctrl,
             src_clr_val_ctrl,
             unpack_pop,

@@ -19,16 +19,15 @@
 use bhemu_isa::tensix::blackhole::Insn;
 
 use crate::formats::pack_conv::{
-    early_bf16, early_fp16_to_bfp8a, early_fp32_to_bf16, early_fp32_to_bfp8, late_fp16_to_bf16,
-    late_fp16_to_fp32, late_fp32_to_bfp, late_fp32_to_fp16,
+    late_fp16_to_bf16, late_fp16_to_fp32, late_fp16_to_fp8_e4m3, late_fp16_to_fp8_e5m2,
+    late_fp32_to_bfp, late_fp32_to_fp16,
 };
-use crate::formats::{
-    bf16_block_to_bfp, fp16_block_to_bfpa, fp32_to_tf32_round, read_dst_bf16, read_dst_fp16,
-    read_dst_fp32, BfpWidth, DataFormat,
-};
+use crate::formats::pack_l1_acc::{acc_bf16, acc_fp16, acc_fp32};
+use crate::formats::{bf16_block_to_bfp, fp16_block_to_bfpa, BfpWidth, DataFormat};
 use crate::state::cfg_fields as f;
 use crate::state::{CfgField, Coord};
 
+use super::pack_stages::{early, relu, EarlyCfg, Mid};
 use super::{Ctx, UnitResult};
 
 /// Per-packer output state that persists between PACRs (OutputAddressGenerator.md
@@ -49,25 +48,6 @@ pub struct PackerState {
     pub edge_pos: (u32, u32),
 }
 
-/// A datum between the early and late conversion.
-#[derive(Clone, Copy)]
-enum Mid {
-    /// IEEE FP32 bits (also INT32 sign-magnitude).
-    B32(u32),
-    /// IEEE BF16 / INT16 bits.
-    B16(u16),
-    /// IEEE FP16 bits (an FP16 or BFP8a intermediate).
-    F16(u16),
-}
-
-fn read_raw_fields(ctx: &Ctx) -> (bool, bool, bool) {
-    (
-        ctx.cfg(f::PCK_DEST_RD_CTRL_Read_32b_data) != 0,
-        ctx.cfg(f::PCK_DEST_RD_CTRL_Round_10b_mant) != 0,
-        ctx.cfg(f::PCK_DEST_RD_CTRL_Read_int8) != 0,
-    )
-}
-
 /// `IntermediateFormat`: `ALU_FORMAT_SPEC_REG_Dstacc_val` when overridden, else
 /// `ALU_FORMAT_SPEC_REG2_Dstacc`.
 fn intermediate(ctx: &Ctx) -> u32 {
@@ -76,56 +56,6 @@ fn intermediate(ctx: &Ctx) -> u32 {
     } else {
         ctx.cfg(f::ALU_FORMAT_SPEC_REG2_Dstacc)
     }
-}
-
-/// The early conversion of one datum read from `Dst` (`raw` is `Dst16b` in the low 16 bits
-/// or `Dst32b`).
-fn early(
-    read32: bool,
-    round10: bool,
-    read_raw: bool,
-    inter: DataFormat,
-    raw: u32,
-) -> Result<Mid, String> {
-    use DataFormat::*;
-    if read32 {
-        let x = read_dst_fp32(raw);
-        return Ok(match inter {
-            // INT32 shares FP32's arrangement in Dst32b (Dst.md: Dst32 INT32 diagram, and
-            // RISCV `Load32`'s one conversion for both), undone before the identity.
-            Int32 => Mid::B32(x),
-            Fp32 if !round10 || read_raw => Mid::B32(x),
-            Tf32 if read_raw => Mid::B32(x),
-            Fp32 | Tf32 => Mid::B32(fp32_to_tf32_round(x)),
-            Bf16 | Bfp8 if read_raw => Mid::B16((x >> 16) as u16),
-            Bf16 => Mid::B16(early_fp32_to_bf16(x)),
-            Bfp8 => Mid::B16(early_fp32_to_bfp8(x)),
-            o => return Err(format!("early conversion FP32 to {} is", o.name())),
-        });
-    }
-    let v = raw as u16;
-    Ok(match inter {
-        Bf16 | Bfp8 if read_raw => Mid::B16(read_dst_bf16(v)),
-        Bf16 => {
-            // "Rounding or identity": BF16 to BF16 rounding flushes denormals and turns NaN
-            // into infinity.
-            Mid::B16(early_bf16(read_dst_bf16(v), false))
-        }
-        Bfp8 => Mid::B16(early_bf16(read_dst_bf16(v), true)),
-        Fp16 if read_raw => Mid::F16(read_dst_fp16(v)),
-        Fp16 => {
-            let h = read_dst_fp16(v);
-            Mid::F16(if h & 0x7c00 == 0 { 0 } else { h })
-        }
-        Bfp8a => Mid::F16(early_fp16_to_bfp8a(read_dst_fp16(v))),
-        Int16 => Mid::B16(v),
-        o => {
-            return Err(format!(
-                "early conversion of 16-bit Dst data to {} is",
-                o.name()
-            ))
-        }
-    })
 }
 
 /// Appends `nbits` of `value` to the data stream.
@@ -168,17 +98,35 @@ fn emit_bfp_block(ctx: &mut Ctx, width: BfpWidth, a: bool) -> UnitResult {
     Ok(())
 }
 
+/// What the late conversion reads from the packer's configuration.
+#[derive(Clone, Copy)]
+struct LateCfg {
+    out_fmt: DataFormat,
+    /// The BFP block width and whether it is a BFP*a format, for BFP outputs.
+    bfp: Option<(BfpWidth, bool)>,
+    /// `Pac_LF8_4b_exp`: FP8 output is E4M3, else E5M2.
+    e4m3: bool,
+    /// `Pack_L1_Acc`: add to what L1 holds instead of overwriting it.
+    l1_acc: bool,
+}
+
 /// The late conversion of one datum and its write to L1 (BFP datums gather into blocks of 16).
-fn late(ctx: &mut Ctx, out_fmt: DataFormat, bfp: Option<(BfpWidth, bool)>, mid: Mid) -> UnitResult {
+fn late(ctx: &mut Ctx, c: LateCfg, mid: Mid) -> UnitResult {
     use DataFormat::*;
-    match (out_fmt, mid) {
-        (Fp32 | Int32 | Tf32, Mid::B32(x)) => emit(ctx, x, 32)?,
-        (Fp32 | Tf32, Mid::B16(h)) => emit(ctx, (h as u32) << 16, 32)?,
-        (Fp32 | Tf32, Mid::F16(h)) => emit(ctx, late_fp16_to_fp32(h), 32)?,
-        (Bf16, Mid::B32(x)) => emit(ctx, x >> 16, 16)?,
-        (Fp16, Mid::B32(x)) => emit(ctx, late_fp32_to_fp16(x) as u32, 16)?,
-        (Bf16, Mid::F16(h)) => emit(ctx, late_fp16_to_bf16(h) as u32, 16)?,
-        (Bf16 | Fp16 | Int16, Mid::B16(h) | Mid::F16(h)) => emit(ctx, h as u32, 16)?,
+    let bfp = c.bfp;
+    match (c.out_fmt, mid) {
+        (Fp32 | Int32 | Tf32, Mid::B32(x)) => store(ctx, c, x, 32)?,
+        (Fp32 | Tf32, Mid::B16(h)) => store(ctx, c, (h as u32) << 16, 32)?,
+        (Fp32 | Tf32, Mid::F16(h)) => store(ctx, c, late_fp16_to_fp32(h), 32)?,
+        (Bf16, Mid::B32(x)) => store(ctx, c, x >> 16, 16)?,
+        (Fp16, Mid::B32(x)) => store(ctx, c, late_fp32_to_fp16(x) as u32, 16)?,
+        (Bf16, Mid::F16(h)) => store(ctx, c, late_fp16_to_bf16(h) as u32, 16)?,
+        (Bf16 | Fp16 | Int16, Mid::B16(h) | Mid::F16(h)) => store(ctx, c, h as u32, 16)?,
+        (Fp8, Mid::F16(h)) if c.e4m3 => store(ctx, c, late_fp16_to_fp8_e4m3(h) as u32, 8)?,
+        (Fp8, Mid::F16(h)) => store(ctx, c, late_fp16_to_fp8_e5m2(h) as u32, 8)?,
+        (Int8, Mid::B8(b)) => store(ctx, c, b as u32, 8)?,
+        // A datum the edge mask dropped: zero bits.
+        (Fp8 | Int8, Mid::B32(0) | Mid::B16(0)) => store(ctx, c, 0, 8)?,
         (Bfp8 | Bfp4 | Bfp2 | Bfp8a | Bfp4a | Bfp2a, m) => {
             let a_block = bfp.is_some_and(|(_, a)| a);
             let h = match m {
@@ -186,6 +134,12 @@ fn late(ctx: &mut Ctx, out_fmt: DataFormat, bfp: Option<(BfpWidth, bool)>, mid: 
                 Mid::B16(h) => h,
                 Mid::F16(h) if a_block => h,
                 Mid::F16(h) => late_fp16_to_bf16(h),
+                Mid::WideF16(_) | Mid::B8(_) => {
+                    return ctx.not_modelled(&format!(
+                        "PACR late conversion to {} from this intermediate",
+                        c.out_fmt.name()
+                    ))
+                }
             };
             ctx.state.packers[0].bfp_block.push(h);
             if ctx.state.packers[0].bfp_block.len() == 16 {
@@ -202,6 +156,37 @@ fn late(ctx: &mut Ctx, out_fmt: DataFormat, bfp: Option<(BfpWidth, bool)>, mid: 
         }
     }
     Ok(())
+}
+
+/// Writes one converted datum of `bits` bits, added to the datum L1 already holds there when
+/// `Pack_L1_Acc` is set (`crate::formats::pack_l1_acc`: FP32, BF16 and FP16 outputs).
+fn store(ctx: &mut Ctx, c: LateCfg, value: u32, bits: u32) -> UnitResult {
+    if !c.l1_acc {
+        return emit(ctx, value, bits);
+    }
+    let addr = ctx.state.packers[0].data_addr.unwrap_or(0);
+    let value = match (c.out_fmt, bits) {
+        (DataFormat::Fp32, 32) => {
+            let mut b = [0u8; 4];
+            ctx.read_l1(addr, &mut b)?;
+            acc_fp32(u32::from_le_bytes(b), value)
+        }
+        (DataFormat::Bf16 | DataFormat::Fp16, 16) => {
+            let mut b = [0u8; 2];
+            ctx.read_l1(addr, &mut b)?;
+            let old = u16::from_le_bytes(b);
+            u32::from(if c.out_fmt == DataFormat::Bf16 {
+                acc_bf16(old, value as u16)
+            } else {
+                acc_fp16(old, value as u16)
+            })
+        }
+        (o, _) => {
+            ctx.not_modelled(&format!("PACR L1 accumulation into {}", o.name()))?;
+            value
+        }
+    };
+    emit(ctx, value, bits)
 }
 
 /// Edge masking (Blackhole): each datum a PACR reads is kept or written as zero by a 16-bit
@@ -317,8 +302,6 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         return ctx.not_modelled("PACR with compression (Disable_zero_compress clear)");
     }
     for (fl, what) in [
-        (f::STACC_RELU_ApplyRelu, "ReLU"),
-        (f::THCON_SEC0_REG1_Pack_L1_Acc, "L1 accumulation"),
         (f::THCON_SEC0_REG1_Exp_threshold_en, "exponent thresholding"),
         (f::THCON_SEC0_REG1_Downsample_rate, "downsampling"),
     ] {
@@ -386,7 +369,27 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         }
     }
     // Move the datums.
-    let (read32, round10, read_raw) = read_raw_fields(ctx);
+    let ec = EarlyCfg {
+        read32: ctx.cfg(f::PCK_DEST_RD_CTRL_Read_32b_data) != 0,
+        round10: ctx.cfg(f::PCK_DEST_RD_CTRL_Round_10b_mant) != 0,
+        read_raw: ctx.cfg(f::PCK_DEST_RD_CTRL_Read_int8) != 0,
+        unsigned: ctx.cfg(f::PCK_DEST_RD_CTRL_Read_unsigned) != 0,
+        inter,
+    };
+    let read32 = ec.read32;
+    let relu_mode = ctx.cfg(f::STACC_RELU_ApplyRelu);
+    let relu_threshold = ctx.cfg(f::STACC_RELU_ReluThreshold);
+    if relu_mode != 0 && relu_threshold & 0x8000 != 0 {
+        ctx.undefined(format!(
+            "PACR ReLU with a negative threshold {relu_threshold:#06x}; applied as an unsigned bit pattern"
+        ))?;
+    }
+    let lc = LateCfg {
+        out_fmt,
+        bfp: None,
+        e4m3: ctx.cfg(f::THCON_SEC0_REG1_Pac_LF8_4b_exp) != 0,
+        l1_acc: ctx.cfg(f::THCON_SEC0_REG1_Pack_L1_Acc) != 0,
+    };
     let dcfg = ctx.state.dest_access_cfg(t);
     let bfp = match out_fmt {
         DataFormat::Bfp8 => Some((BfpWidth::B8, false)),
@@ -397,6 +400,7 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         DataFormat::Bfp2a => Some((BfpWidth::B2, true)),
         _ => None,
     };
+    let lc = LateCfg { bfp, ..lc };
     if bfp.is_some_and(|(_, a)| a) && read32 {
         return ctx.not_modelled("PACR from 32-bit Dst to BFP*a (E5M7 saturation)");
     }
@@ -410,7 +414,7 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         if !edges.keeps(&mut ctx.state.packers[0].edge_pos, i as u32) {
             // A masked datum is written as zero bits, with no conversion.
             let zero = if read32 { Mid::B32(0) } else { Mid::B16(0) };
-            late(ctx, out_fmt, bfp, zero)?;
+            late(ctx, lc, zero)?;
             continue;
         }
         let raw = if zero_write != 0 {
@@ -420,11 +424,11 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         } else {
             ctx.state.dst.read16(row, col, dcfg) as u32
         };
-        let mid = match early(read32, round10, read_raw, inter, raw) {
-            Ok(m) => m,
+        let mid = match early(ec, raw).and_then(|m| relu(relu_mode, relu_threshold, inter, m)) {
+            Ok(m) => m.narrowed(),
             Err(m) => return ctx.not_modelled(&format!("PACR: {m}")),
         };
-        late(ctx, out_fmt, bfp, mid)?;
+        late(ctx, lc, mid)?;
     }
     // ADC updates (ADDR_MOD_PACK_SEC[AddrMode]).
     let sec = |b: CfgField| CfgField {

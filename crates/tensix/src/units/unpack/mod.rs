@@ -534,10 +534,23 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
 pub fn unpacr_nop(
     ctx: &mut Ctx,
     unpacker_select: u8,
+    set_dvalid: u8,
     bank_clr_ctrl: u8,
     src_clr_val_ctrl: u8,
     unpack_pop: u8,
 ) -> UnitResult {
+    if set_dvalid != 0 {
+        // O2 of docs/matrix-unit.md: a bank handed over by UNPACR_NOP takes the unpacker's
+        // configured output format as its implied format, as a bank UNPACR fills does.
+        let u = usize::from(unpacker_select & 1);
+        let code = ctx.cfg(fields(u).out_data_format);
+        let (src, bank) = if u == 1 {
+            (&mut ctx.state.src_b, ctx.banks.unpack_b)
+        } else {
+            (&mut ctx.state.src_a, ctx.banks.unpack_a)
+        };
+        src.set_format(bank, code);
+    }
     match unpack_pop {
         1 => {
             let u = unpacker_select & 1;

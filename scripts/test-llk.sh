@@ -15,6 +15,8 @@
 #   --timeout S       per-test timeout in seconds (pytest-timeout; default 60); the harness's own
 #                     wait for the kernels to finish is set 10 s shorter (scripts/llk/llk_hang_timeout.py)
 #                     so that a hang reports which TRISCs did not finish
+#   --all-files       every Blackhole test file of python_tests (not quasar/, helpers/,
+#                     accuracy/): the per-file table of docs/llk.md
 #   --setup-only      set everything up and stop
 #   -h, --help        this text
 #
@@ -59,14 +61,15 @@ TTNN_VERSION="0.81.1"
 EXALENS_VERSION="0.4.2"
 UMD_VERSION="0.9.14"
 
-reference=0; per_file=3; timeout=60; setup_only=0; args=()
+reference=0; per_file=3; timeout=60; setup_only=0; all_files=0; args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --reference) reference=1; shift ;;
     --per-file) per_file="$2"; shift 2 ;;
     --timeout) timeout="$2"; shift 2 ;;
     --setup-only) setup_only=1; shift ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    --all-files) all_files=1; shift ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) args+=("$1"); shift ;;
   esac
@@ -227,6 +230,10 @@ log "setup took $((t_setup - t_start)) s"
 # Group the arguments by file: "file.py" alone means "sample (or all) of that file".
 declare -A ids_of=()
 order=()
+if [ "$all_files" = 1 ]; then
+  mapfile -t args < <(cd "$tests/python_tests" && find . -name 'test_*.py' \
+      -not -path './quasar/*' -not -path './helpers/*' -not -path './accuracy/*' | sed 's|^\./||' | sort)
+fi
 if [ ${#args[@]} -eq 0 ]; then args=("${DEFAULT_FILES[@]}"); fi
 for a in "${args[@]}"; do
   a="${a#python_tests/}"

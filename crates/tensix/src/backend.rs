@@ -113,12 +113,14 @@ impl Backend {
     }
 
     /// Anything at all in flight at the start of `cycle`? (An entry due to retire at `cycle`
-    /// has finished: it was busy through cycle - 1.)
+    /// has finished: it was busy through cycle - 1; but one whose retirement still changes
+    /// state, such as an UNPACR handing its bank to the Matrix Unit, is in flight until it has
+    /// retired, so that an owner stepping the coprocessor only while it is busy applies it.)
     pub fn idle(&self, cycle: u64) -> bool {
         self.pipes.iter().all(|p| {
             p.entries
                 .iter()
-                .all(|e| e.done_at.is_some_and(|d| d <= cycle))
+                .all(|e| e.done_at.is_some_and(|d| d <= cycle) && !retire_effect(&e.insn.op))
         }) && self.thcon_mem_until.iter().all(|&u| u <= cycle)
     }
 
@@ -193,6 +195,14 @@ impl Backend {
             done_at,
         });
     }
+}
+
+/// Whether retiring an instruction changes state (`Coprocessor::backend_phase`).
+fn retire_effect(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Unpacr { flip: true } | Op::UnpacrNop { set_dvalid: true, .. }
+    ) || matches!(op, Op::ThCon { mem_tail } if *mem_tail > 0)
 }
 
 fn is_setc16(insn: &Insn) -> bool {

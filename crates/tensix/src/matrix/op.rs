@@ -225,6 +225,7 @@ impl MatrixOp {
                 imm: where_ as u32,
                 revert: clear_zero_flags != 0,
                 undocumented: (clear_mode >> 3) as u32,
+                half_from_offset: true,
             }),
             I::Clrexphist => MatrixOp::Clrexphist,
             I::Conv3s1 {
@@ -312,6 +313,7 @@ impl MatrixOp {
                 undocumented: ((clear_mode >> 3) as u32)
                     | (((addr_mode >> 2) as u32) << 2)
                     | (((dst >> 10) as u32) << 4),
+                half_from_offset: false,
             }),
             I::Clrexphist => MatrixOp::Clrexphist,
             I::Conv3s1 {

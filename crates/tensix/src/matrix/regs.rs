@@ -86,6 +86,8 @@ pub struct MathRegs {
     pub fidelity_phase: u32,
     pub format: MathFormat,
     pub dest_access: DestAccessCfg,
+    /// Blackhole's `DEST_ACCESS_CFG_zeroacc_absolute_tile_mode` (ZEROACC's sixteen-row mode).
+    pub zeroacc_absolute_tile_mode: bool,
 }
 
 /// Everything one instruction works on: the register files, the resolved registers, and

@@ -58,6 +58,7 @@ impl MathRegs {
                 zero_flag_disabled_src: get(f::ALU_ACC_CTRL_Zero_Flag_disabled_src) != 0,
             },
             dest_access: state.dest_access_cfg(thread),
+            zeroacc_absolute_tile_mode: get(f::DEST_ACCESS_CFG_zeroacc_absolute_tile_mode) != 0,
         }
     }
 }

@@ -90,6 +90,9 @@ pub struct Zeroacc {
     pub revert: bool,
     /// Encoding bits no page documents (must be zero).
     pub undocumented: u32,
+    /// Blackhole: the sixteen-row mode's block index is absolute within a Dst half, and the
+    /// half is the one the thread's Dst offset points into (docs/matrix-unit.md, "ZEROACC").
+    pub half_from_offset: bool,
 }
 
 const ONE_ROW: u8 = 0;
@@ -136,7 +139,17 @@ pub(super) fn zeroacc(
             });
         }
         SIXTEEN_ROWS => {
-            let imm = f.imm & 0xff;
+            let mut imm = f.imm & 0xff;
+            if f.half_from_offset && !ctx.regs.zeroacc_absolute_tile_mode {
+                // The upper half of Dst: 512 rows of Dst16b, 256 of Dst32b (whose offset bits
+                // 8 and 9 both select it).
+                let base = ctx.regs.dst_row_base;
+                if f.use_dst32b && base & 0x300 != 0 {
+                    imm += 16;
+                } else if !f.use_dst32b && base & 0x200 != 0 {
+                    imm += 32;
+                }
+            }
             let limit = if f.use_dst32b { 32 } else { 64 };
             if imm < limit {
                 for i in 0..16 {

@@ -381,6 +381,7 @@ pub fn regs(format: MathFormat, rwc_a: u32, rwc_b: u32, dst_base: u32, phase: u3
         fidelity_phase: phase,
         format,
         dest_access: DestAccessCfg::default(),
+        zeroacc_absolute_tile_mode: false,
     }
 }
 

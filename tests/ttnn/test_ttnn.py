@@ -5,9 +5,19 @@ import torch
 
 import cases as C
 
-# Cases whose result on bhemu differs from the reference simulator's, bit for bit, as last measured
-# (seed 0): the comparison is an expected failure with this note until the emulator matches.
-KNOWN_DIFFS = {}
+# Cases where bhemu is known to differ from the chip (and so from torch and the reference
+# simulator), with the cause and what was last measured (seed 0). Their tests are expected failures
+# carrying this note and the numbers measured now; once bhemu is fixed they pass (XPASS) and the entry
+# goes. docs/ttnn.md, "Differences".
+L1_ACC = ("bhemu does not model the packer's L1 accumulation (PACR with THCON_SEC0_REG1_Pack_L1_Acc; "
+          "bhemu warns 'PACR L1 accumulation: data effect not modelled'): the output holds the last "
+          "K block's partial product only")
+KNOWN_DIFFS = {
+    "matmul_multicore_nonsquare": L1_ACC,
+    "matmul_batched_bcast_b": L1_ACC,
+    "matmul_bfp8b_weights": L1_ACC,
+    "linear_bias": L1_ACC,
+}
 
 BITS = {torch.bfloat16: torch.int16, torch.float32: torch.int32, torch.int32: torch.int32}
 
@@ -67,16 +77,17 @@ def test_vs_torch(bhemu, name):
     out, golden = r["out"], r["golden"]
     assert tuple(out.shape) == tuple(golden.shape), f"shape {tuple(out.shape)}, torch {tuple(golden.shape)}"
     assert r["same_each_call"], "a later call gave other bytes than the first"
-    kind = case.check[0]
-    if kind == "equal":
+    if case.check[0] == "equal":
         n, report = mismatch_report(out.to(golden.dtype), golden)
-        print(report)
-        assert n == 0, f"{name}: not equal to torch:\n{report}"
+        ok, msg = n == 0, f"{name}: not equal to torch: {report}"
     else:
         got = pcc(out.float(), golden.float())
         maxerr = (out.float() - golden.float()).abs().max().item()
-        print(f"{name}: pcc {got:.6f} (needs {case.check[1]}), max |error| {maxerr:.4g}")
-        assert got >= case.check[1], f"{name}: pcc {got:.6f} < {case.check[1]}; max |error| {maxerr:.4g}"
+        ok, msg = got >= case.check[1], f"{name}: pcc {got:.6f} (needs {case.check[1]}), max |error| {maxerr:.4g}"
+    print(msg)
+    if not ok and name in KNOWN_DIFFS:
+        pytest.xfail(f"known: {KNOWN_DIFFS[name]}; measured now: {msg}")
+    assert ok, msg
 
 
 def test_vs_reference(bhemu, reference, name):

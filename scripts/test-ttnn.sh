@@ -78,7 +78,12 @@ vpy="$venv/bin/python"
 if [ ! -x "$vpy" ]; then
   base="${TTNN_PYTHON:-}"
   if [ -z "$base" ]; then
-    base="$(command -v python3.10 || ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.10.*/bin/python3.10 2>/dev/null | sort -V | tail -n1 || true)"
+    # python3.10 on PATH may be a pyenv shim that refuses to run: each candidate is tried.
+    for cand in python3.10 $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.10.*/bin/python3.10 2>/dev/null | sort -rV); do
+      if "$cand" -c 'import sys, venv; sys.exit(sys.version_info[:2] != (3, 10))' >/dev/null 2>&1; then
+        base="$cand"; break
+      fi
+    done
   fi
   if [ -z "$base" ]; then
     msg="no CPython 3.10 (the ttnn wheel is cp310): install it (pyenv install 3.10) or set TTNN_PYTHON"

@@ -59,15 +59,7 @@ command -v riscv64-unknown-elf-g++ >/dev/null 2>&1 || need+=(gcc-riscv64-unknown
 command -v riscv64-unknown-elf-objcopy >/dev/null 2>&1 || need+=(binutils-riscv64-unknown-elf)
 [ -d /usr/lib/picolibc/riscv64-unknown-elf ] || need+=(picolibc-riscv64-unknown-elf)
 [ -d /usr/include/c++/12 ] || need+=(libstdc++-12-dev)
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "${BHEMU_NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    log "installing ${need[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-  else
-    die "missing ${need[*]} (Debian packages); install them or run as root"
-  fi
-fi
+bash "$repo/scripts/install-debian.sh" test-ttnn ${need[@]+"${need[@]}"}
 bash scripts/fetch-ttnn.sh >"$cache/fetch-ttnn.log" 2>&1 || { cat "$cache/fetch-ttnn.log" >&2; die "scripts/fetch-ttnn.sh failed"; }
 wheel="$(ls "$cache"/ttnn/ttnn-"$TTNN_VERSION"-*.whl | head -n1)"
 soc="$cache/ttnn/soc/blackhole_140_arch.yaml"

@@ -56,7 +56,7 @@ def mismatch_report(got, want, limit=6):
     lines = [f"{len(idx)} of {g.numel()} elements differ"]
     shape = tuple(got.shape)
     for i, gv, wv in zip(idx[:limit], show(got, idx[:limit]), show(want, idx[:limit])):
-        pos = tuple(int(x) for x in torch.tensor(list(torch.unravel_index(torch.tensor(i), shape))))
+        pos = tuple(int(x) for x in torch.unravel_index(torch.tensor(i), shape))
         lines.append(f"  at {pos}: {gv} vs {wv}")
     return len(idx), "\n".join(lines)
 

@@ -86,7 +86,8 @@ class SimRun:
                    "--seed", os.environ.get("BHEMU_TTNN_SEED", "0"),
                    "--reps", os.environ.get("BHEMU_TTNN_REPS", "2"), *pending]
             with open(log, "w") as lf:
-                p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, env=self._env(tmp),
+                # tt-metal writes its inspector and watcher logs under ./generated: in the run's folder.
+                p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, env=self._env(tmp), cwd=self.out,
                                      start_new_session=True)
                 last, seen, timed_out = time.monotonic(), 0, False
                 while p.poll() is None:

@@ -90,30 +90,6 @@ mkdir -p "$(dirname "$driver_dst")"
 ln -sfn "$driver_src" "$driver_dst"
 
 # The wheel's runtime/hw/lib/blackhole/{substitutes,noc,tdma_xmov}.o hold sfpi LTO bytecode only,
-# which stock GCC cannot link: rebuild them from the wheel's sources with the driver, in place
-# (tt-metal links them by those paths). Redone whenever the driver or the kernel kit's
-# compatibility layer (scripts/kernel-kit/compat/, which the driver uses) changed since.
-root="$out/root"
-lib="$root/runtime/hw/lib/blackhole"
-stamp="$lib/.bhemu-built"
-compat="${BHEMU_JIT_COMPAT:-$repo/scripts/kernel-kit/compat}"
-if [ ! -d "$compat" ]; then
-  log "no kernel-kit compatibility layer at $compat: tt-metal can open the device, but its JIT cannot build kernels"
-elif [ ! -f "$stamp" ] || [ "$driver_src" -nt "$stamp" ] || [ -n "$(find "$compat" -newer "$stamp" -print -quit)" ]; then
-  log "building $lib/{substitutes,noc,tdma_xmov}.o with the compiler driver"
-  inc=()
-  for d in tt_metal/hw/inc tt_metal/hw/inc/internal/tt-1xx tt_metal/hw/inc/internal/tt-1xx/blackhole \
-    tt_metal/hw/inc/internal/tt-1xx/blackhole/blackhole_defines tt_metal/hw/inc/internal/tt-1xx/blackhole/noc \
-    tt_metal/hostdevcommon/api tt_metal/tt-llk/tt_llk_blackhole/common/inc tt_metal/hw/firmware/src/tt-1xx; do
-    inc+=("-I$root/$d")
-  done
-  for pair in substitutes:tt_metal/hw/toolchain/substitutes.cpp noc:tt_metal/hw/firmware/src/tt-1xx/blackhole/noc.c \
-    tdma_xmov:tt_metal/hw/firmware/src/tt-1xx/tdma_xmov.c; do
-    name="${pair%%:*}"
-    src="${pair#*:}"
-    "$driver_dst" -mcpu=tt-bh -O2 -std=c++17 -fno-exceptions -fno-rtti -DARCH_BLACKHOLE -DTENSIX_FIRMWARE \
-      -DKERNEL_BUILD "${inc[@]}" -c "$root/$src" -o "$lib/$name.o"
-  done
-  touch "$stamp"
-fi
+# which stock GCC cannot link: rebuilt in place from the wheel's sources with the driver.
+bash "$repo/scripts/metal/build-hw-lib.sh" "$out/root"
 echo "$out"

@@ -27,16 +27,7 @@ command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v riscv64-unknown-elf-g++ >/dev/null 2>&1 || need+=(gcc-riscv64-unknown-elf)
 [ -d /usr/lib/picolibc/riscv64-unknown-elf ] || need+=(picolibc-riscv64-unknown-elf)
 [ -d /usr/include/c++ ] || need+=(libstdc++-12-dev)
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "${BHEMU_NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    log "installing ${need[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-  else
-    log "missing ${need[*]} (Debian packages); install them or run as root"
-    exit 1
-  fi
-fi
+bash "$repo/scripts/install-debian.sh" test-metal ${need[@]+"${need[@]}"}
 
 tdir="${CARGO_TARGET_DIR:-$repo/target}"
 case "$tdir" in /*) ;; *) tdir="$repo/$tdir" ;; esac

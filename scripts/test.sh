@@ -80,3 +80,10 @@ fi
 if [ "${BHEMU_NO_LLK:-0}" != 1 ]; then
   bash scripts/test-llk.sh --per-file 8 test_fast_tilize_full.py
 fi
+
+# ttnn from Python (docs/ttnn.md): a sample of tests/ttnn, each op against torch and, when the
+# reference was built above, bit for bit against it. The whole suite: scripts/test-ttnn.sh.
+# The venv (CPython 3.10, ttnn 0.81.1, torch) lands in .cache/ttnn-venv.
+if [ "${BHEMU_NO_TTNN:-0}" != 1 ]; then
+  bash scripts/test-ttnn.sh --sample
+fi

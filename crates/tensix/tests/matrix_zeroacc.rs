@@ -260,3 +260,25 @@ fn where_0xff_in_sixteen_row_mode_only_applies_the_address_mode() {
     m.assert_dst_matches("ZEROACC 16 rows, block 255");
     assert_eq!((r.addr_mode, r.dst_written), (Some(3), None));
 }
+
+/// docs/matrix-unit.md "ZEROACC's Dst half": Blackhole's sixteen-row block index is absolute
+/// within the Dst half that the thread's Dst offset points into.
+#[test]
+fn sixteen_rows_mode_clears_in_the_half_of_the_dst_offset() {
+    let mut m = filled();
+    m.run(zeroacc(1, false, 3), regs(bf16(false), 0, 0, 0x200 + 0x40, 0))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    for row in 512 + 48..512 + 64 {
+        m.reference.0[row] = [0; 16];
+    }
+    m.assert_dst_matches("ZEROACC 16 rows, block 3 of the upper half");
+    // DEST_ACCESS_CFG_zeroacc_absolute_tile_mode: the index is absolute in all of Dst.
+    let mut m = filled();
+    let mut r = regs(bf16(false), 0, 0, 0x200, 0);
+    r.zeroacc_absolute_tile_mode = true;
+    m.run(zeroacc(1, false, 3), r).unwrap_or_else(|e| panic!("{e:?}"));
+    for row in 48..64 {
+        m.reference.0[row] = [0; 16];
+    }
+    m.assert_dst_matches("ZEROACC 16 rows, absolute block 3");
+}

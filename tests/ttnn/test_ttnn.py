@@ -9,15 +9,7 @@ import cases as C
 # simulator), with the cause and what was last measured (seed 0). Their tests are expected failures
 # carrying this note and the numbers measured now; once bhemu is fixed they pass (XPASS) and the entry
 # goes. docs/ttnn.md, "Differences".
-L1_ACC = ("bhemu does not model the packer's L1 accumulation (PACR with THCON_SEC0_REG1_Pack_L1_Acc; "
-          "bhemu warns 'PACR L1 accumulation: data effect not modelled'): the output holds the last "
-          "K block's partial product only")
-KNOWN_DIFFS = {
-    "matmul_multicore_nonsquare": L1_ACC,
-    "matmul_batched_bcast_b": L1_ACC,
-    "matmul_bfp8b_weights": L1_ACC,
-    "linear_bias": L1_ACC,
-}
+KNOWN_DIFFS: dict = {}
 
 BITS = {torch.bfloat16: torch.int16, torch.float32: torch.int32, torch.int32: torch.int32}
 

@@ -6,7 +6,8 @@
 RUNS_DIR/<file without .py>/ holds `ids` (what was asked), `junit.xml` and `pytest.log` (pytest
 with -s, so the harness's tile printouts are in it), `seconds`. Counts per file: passed, failed,
 skipped by the test itself, cannot compile without sfpi (a compile error naming sfpi's vector
-types), not run (asked for but no result: the process died or was killed). For each failure it
+types), cannot compile here (another compile error with Debian's GCC 12: listed with its first
+error line), not run (asked for but no result: the process died or was killed). For each failure it
 prints the harness's message and, when the harness printed Result/Golden tiles, how many elements
 differ and the first few (tile, row, column: got vs expected). Exit status 1 when anything failed
 or did not run.
@@ -18,6 +19,8 @@ import xml.etree.ElementTree as ET
 
 # Debian's GCC cannot build code that uses sfpi's vector types (docs/llk.md).
 SFPI = re.compile(r"'sfpi'|sfpi::|vFloat|vInt|vUInt|\bv_if\b|\bv_endif\b|sfpi_inline|__builtin_rvtt|dst_reg")
+# Any other compile error (GCC 12 without Tenstorrent's -ftt-* extensions, a header the wheel lacks).
+COMPILE_ERR = re.compile(r"^(\S+:\d+:\d+: (?:fatal )?error: .*)$", re.M)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 ERR_BG = "\x1b[48;2;160;0;0m"  # helpers/utils.py TILE_BG_ERROR
 CELL = re.compile(r"(\x1b\[48;2;\d+;\d+;\d+m)\s*(\S+?)\x1b\[0m")
@@ -136,7 +139,7 @@ def tile_diff(block, limit=4):
 
 def main():
     runs, simname, total, run_s, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]
-    rows, details, bad_any = [], [], 0
+    rows, details, compile_errs, bad_any = [], [], [], 0
     for f in files:
         d = os.path.join(runs, f[:-3])
         idp = os.path.join(d, "ids")
@@ -145,7 +148,7 @@ def main():
         log = open(logp, errors="replace").read() if os.path.exists(logp) else ""
         blk = blocks(log)
         warns = warnings_by_test(log, f)
-        p = fl = sk = sf = seen = 0
+        p = fl = sk = sf = ce = seen = 0
         xmlp = os.path.join(d, "junit.xml")
         if os.path.exists(xmlp):
             for k, tc in enumerate(ET.parse(xmlp).getroot().iter("testcase")):
@@ -160,6 +163,11 @@ def main():
                     if "Command's stderr" in text and SFPI.search(text):
                         sf += 1
                         continue
+                    cm = COMPILE_ERR.search(ANSI.sub("", blk.get(tc.get("name"), "") + "\n" + text))
+                    if cm:
+                        ce += 1
+                        compile_errs.append((f, tc.get("name"), cm.group(1)[:300]))
+                        continue
                     fl += 1
                     name = tc.get("name")
                     b = blk.get(name, "") or text
@@ -173,22 +181,26 @@ def main():
         notrun = max(len(ids) - seen, 0)
         sp = os.path.join(d, "seconds")
         secs = open(sp).read().strip() if os.path.exists(sp) else "-"
-        rows.append((f, len(ids), p, fl, sk, sf, notrun, secs))
+        rows.append((f, len(ids), p, fl, sk, sf, ce, notrun, secs))
         bad_any += fl + notrun
         if notrun:
             details.append((f, "-", f"{notrun} id(s) without a result: see {logp}", None))
 
-    hdr = ("file", "ids", "passed", "failed", "skipped", "needs sfpi", "not run", "s")
+    hdr = ("file", "ids", "passed", "failed", "skipped", "needs sfpi", "GCC 12", "not run", "s")
     w = max([len(hdr[0])] + [len(r[0]) for r in rows])
-    fmt = f"{{:<{w}}} {{:>4}} {{:>6}} {{:>6}} {{:>7}} {{:>10}} {{:>7}} {{:>5}}"
+    fmt = f"{{:<{w}}} {{:>4}} {{:>6}} {{:>6}} {{:>7}} {{:>10}} {{:>6}} {{:>7}} {{:>5}}"
     print()
     print(f"tt-llk python_tests on {simname}")
     print(fmt.format(*hdr))
     for r in rows:
         print(fmt.format(*r))
-    tot = [sum(r[i] for r in rows) for i in range(1, 7)]
+    tot = [sum(r[i] for r in rows) for i in range(1, 8)]
     print(fmt.format("total", *tot, run_s))
     print(f"wall time {total} s (tests {run_s} s); logs: {runs}/<file>/pytest.log")
+    if compile_errs:
+        print("\ncannot compile here (not bhemu's):")
+        for f, name, msg in compile_errs:
+            print(f"  {f}::{name}\n      {msg}")
     if details:
         print("\nfailures:")
         for f, name, msg, diff in details:

@@ -165,3 +165,21 @@ fn fp8_e4m3_rebiases_by_eight() {
         Ok(src_fp16(0, 0, 0x280))
     );
 }
+
+/// docs/tensix-datapath.md "Unpacker conversions": BFP4/BFP2 (and their `a` forms) unpacked with
+/// OutDataFormat BFP8 (BFP8a) give what unpacking them as themselves gives.
+#[test]
+fn narrow_bfp_unpacks_as_its_8_bit_form() {
+    use DataFormat::*;
+    for (narrow, wide) in [(Bfp4, Bfp8), (Bfp2, Bfp8), (Bfp4a, Bfp8a), (Bfp2a, Bfp8a)] {
+        let n = if matches!(narrow, Bfp4 | Bfp4a) { 16 } else { 4 };
+        for bits in 0..n {
+            for exp in [0u8, 1, 100, 127, 130, 254, 255] {
+                let a = convert(narrow, narrow, bits, exp, false, false, false);
+                let b = convert(narrow, wide, bits, exp, false, false, false);
+                assert_eq!(a, b, "{narrow:?} -> {wide:?} bits {bits:#x} exp {exp}");
+            }
+        }
+    }
+    assert!(convert(Bfp4, Bf16, 1, 127, false, false, false).is_err());
+}

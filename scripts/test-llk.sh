@@ -17,6 +17,8 @@
 #                     so that a hang reports which TRISCs did not finish
 #   --all-files       every Blackhole test file of python_tests (not quasar/, helpers/,
 #                     accuracy/): the per-file table of docs/llk.md
+#   --ids-from FILE   the pytest ids listed in FILE, one per line (scripts/llk/ci-sample.txt: the
+#                     CI sample, one passing id of every file that passes on bhemu)
 #   --setup-only      set everything up and stop
 #   -h, --help        this text
 #
@@ -69,7 +71,10 @@ while [ $# -gt 0 ]; do
     --timeout) timeout="$2"; shift 2 ;;
     --setup-only) setup_only=1; shift ;;
     --all-files) all_files=1; shift ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    --ids-from)
+      [ -f "${2:-}" ] || die "--ids-from wants a file of test ids"
+      mapfile -t from_file < <(grep -v '^\s*\(#\|$\)' "$2"); args+=("${from_file[@]}"); shift 2 ;;
+    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) args+=("$1"); shift ;;
   esac

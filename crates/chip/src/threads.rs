@@ -646,7 +646,7 @@ mod tests {
     }
 
     #[test]
-    fn wide_cycles_spread_over_as_many_threads_as_their_cost_pays_for() {
+    fn em20_wide_cycles_spread_over_as_many_threads_as_their_cost_pays_for() {
         let due = vec![0u64; 4 * MIN_TILES_PER_THREAD];
         let busy = vec![false; 4 * MIN_TILES_PER_THREAD];
         let p = |threads, last| plan_spread(threads, last, SPREAD_MIN_NS, &due, &busy, 5);
@@ -671,7 +671,7 @@ mod tests {
     }
 
     #[test]
-    fn the_rest_of_a_cycle_goes_to_as_many_threads_as_its_promised_work_pays_for() {
+    fn em22_the_rest_of_a_cycle_goes_to_as_many_threads_as_its_promised_work_pays_for() {
         // One tile took 1 ms: 139 more are worth 139 ms.
         assert_eq!(handoff(1_000_000, 1, 139, 16, SPREAD_MIN_NS), Some(16));
         // 100 ns each: 139 more are worth 13.9 µs, one thread's worth.
@@ -705,7 +705,7 @@ mod tests {
     }
 
     #[test]
-    fn spreading_that_pays_goes_on_with_one_probe_in_sixteen() {
+    fn em23_spreading_that_pays_goes_on_with_one_probe_in_sixteen() {
         let mut p = Payoff::default();
         for _ in 0..Payoff::MIN_SAMPLES {
             p.record(false, 60_000);
@@ -722,7 +722,7 @@ mod tests {
     }
 
     #[test]
-    fn spreading_slower_than_one_thread_backs_off_longer_each_time() {
+    fn em23_spreading_slower_than_one_thread_backs_off_longer_each_time() {
         let mut p = Payoff::default();
         for _ in 0..Payoff::MIN_SAMPLES {
             p.record(false, 10_000);
@@ -768,7 +768,7 @@ mod tests {
     }
 
     #[test]
-    fn narrow_cycles_stay_on_one_thread_and_are_not_timed() {
+    fn em20_narrow_cycles_stay_on_one_thread_and_are_not_timed() {
         let due = vec![0u64; 2 * MIN_TILES_PER_THREAD];
         let idle = vec![u64::MAX; 2 * MIN_TILES_PER_THREAD];
         let busy = vec![false; 2 * MIN_TILES_PER_THREAD];

@@ -16,7 +16,7 @@
 //! 2. `ring`: a program assembled here on every BRISC (TRISCs and NCRISC held): a private delay
 //!    loop that differs per tile (run-ahead, EM-17), a NoC write of a stamp into the next
 //!    tile's L1 with a poll of the write-ack counter, a poll of its own L1 until the previous
-//!    tile's stamp lands (parked, woken by the NoC, EM-13), a countdown, then results.
+//!    tile's stamp lands (parked, woken by the NoC, EM-14), a countdown, then results.
 //! 3. `idle`: 5,000 cycles with every core parked (EM-11).
 //!
 //! The firmware form of this test (boot, NoC and Tensix kernels launched by tt-metal's
@@ -203,7 +203,10 @@ fn run(schedule: Schedule, threads: usize, timing: Timing) -> (Vec<Phase>, Count
     }
     let demo_done = |t: &bhemu_chip::Tile| t.read_l1_u32(L1_DEMO_DONE).ok() == Some(DEMO_DONE);
     let done = chip.run_until_tiles(200_000, &demo_done).expect("demo");
-    assert!(done, "{schedule:?}, {threads} threads: the demo job did not finish");
+    assert!(
+        done,
+        "{schedule:?}, {threads} threads: the demo job did not finish"
+    );
     for (i, &(x, y)) in tiles.iter().enumerate() {
         for (what, addr, want) in [
             ("A + B", L1_SUM, bf16(a_value(i) + 2.0)),
@@ -227,8 +230,13 @@ fn run(schedule: Schedule, threads: usize, timing: Timing) -> (Vec<Phase>, Count
     for (i, &(x, y)) in tiles.iter().enumerate() {
         chip.write_reg(x, y, SOFT_RESET_ADDR, SOFT_RESET_ALL)
             .expect("hold");
-        chip.write_l1(x, y, 0, &ring_program(i, (x, y), tiles[(i + 1) % n], tiles[0]))
-            .expect("ring program");
+        chip.write_l1(
+            x,
+            y,
+            0,
+            &ring_program(i, (x, y), tiles[(i + 1) % n], tiles[0]),
+        )
+        .expect("ring program");
     }
     let c0 = chip.cycle();
     for &(x, y) in &tiles {
@@ -237,12 +245,21 @@ fn run(schedule: Schedule, threads: usize, timing: Timing) -> (Vec<Phase>, Count
     }
     let ring_done = |t: &bhemu_chip::Tile| t.read_l1_u32(RING_DONE).ok() == Some(1);
     let done = chip.run_until_tiles(200_000, &ring_done).expect("ring");
-    assert!(done, "{schedule:?}, {threads} threads: the ring did not finish");
+    assert!(
+        done,
+        "{schedule:?}, {threads} threads: the ring did not finish"
+    );
     for (i, &(x, y)) in tiles.iter().enumerate() {
         let prev = (i + n - 1) % n;
         let want = (0x5A00_0000 | prev as u32) + 300 + 11 * (i as u32 % 9);
-        let got = chip.tile(x, y).and_then(|t| t.read_l1_u32(RING_RESULT).ok());
-        assert_eq!(got, Some(want), "{schedule:?}, {threads} threads, tile ({x},{y})");
+        let got = chip
+            .tile(x, y)
+            .and_then(|t| t.read_l1_u32(RING_RESULT).ok());
+        assert_eq!(
+            got,
+            Some(want),
+            "{schedule:?}, {threads} threads, tile ({x},{y})"
+        );
     }
     phases.push(("ring", chip.cycle() - c0, chip.digest().expect("digest")));
 
@@ -312,9 +329,9 @@ fn em9_fast_schedule_matches_reference_digest_on_the_projects_own_kernels() {
     compare(Timing::Functional);
 }
 
-/// docs/execution-model.md EM-21 (docs/noc-lookahead.md, "The quantum under hop timing"): in
+/// docs/execution-model.md EM-25 (docs/noc-lookahead.md, "The quantum under hop timing"): in
 /// quanta of up to 20 cycles the fast schedule still matches the reference cycle for cycle.
 #[test]
-fn em21_quanta_under_hop_timing_match_reference_digest_on_the_projects_own_kernels() {
+fn em25_quanta_under_hop_timing_match_reference_digest_on_the_projects_own_kernels() {
     compare(Timing::BLACKHOLE);
 }

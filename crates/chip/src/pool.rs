@@ -16,6 +16,9 @@
 //! caller among them) rather than give thread `i` a fixed part. The wait for the threads inside
 //! is what makes lending the job by reference sound: the job may borrow the caller's stack, and
 //! no pool thread touches it after it has counted itself out.
+//!
+//! docs/execution-model.md EM-21 states these rules; the unit tests below (`em21_…`) guard
+//! them.
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};

@@ -45,7 +45,7 @@ log "running tests/umd/acceptance.py"
 "$PY" tests/umd/acceptance.py "$sim/libttsim.so" "$fw" --kernel "$kdir/noc_stamp.elf" "$@"
 
 # A long kernel through tt-umd (one clock per read): the spin workload, kept short here; run
-# tests/umd/spin_bench.py with the default 100000 iterations for the figure in the README.
+# tests/umd/spin_bench.py with the default 100000 iterations for the figure in docs/performance.md.
 log "running tests/umd/spin_bench.py (2000 iterations)"
 (cd tests/umd && BHEMU_STATS=1 "$PY" spin_bench.py "$sim/libttsim.so" "$fw" "$kdir/spin.elf" --iterations 2000)
 

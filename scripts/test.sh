@@ -54,6 +54,9 @@ if [ "${BHEMU_NO_REFERENCE:-0}" != 1 ]; then
     echo "test.sh: no ttsim source; the datapath cells are skipped"
 fi
 
+# Every file the Markdown pages name exists (README, docs/, examples' and crates' READMEs).
+python3 scripts/check-links.py
+
 # Tests that build programs with the cross toolchain must not skip silently here.
 export BHEMU_REQUIRE_TOOLS=1
 cargo test --workspace --release "$@"

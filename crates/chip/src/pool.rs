@@ -16,6 +16,9 @@
 //! caller among them) rather than give thread `i` a fixed part. The wait for the threads inside
 //! is what makes lending the job by reference sound: the job may borrow the caller's stack, and
 //! no pool thread touches it after it has counted itself out.
+//!
+//! docs/execution-model.md EM-21 states these rules; the unit tests below (`em21_…`) guard
+//! them.
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -250,7 +253,7 @@ mod tests {
     }
 
     #[test]
-    fn a_broadcast_runs_share_zero_on_the_caller_and_each_share_at_most_once() {
+    fn em21_a_broadcast_runs_share_zero_on_the_caller_and_each_share_at_most_once() {
         let pool = Pool::new(4);
         assert_eq!(pool.width(), 4);
         let caller = std::thread::current().id();
@@ -281,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pool_thread_that_comes_in_time_runs_its_share() {
+    fn em21_a_pool_thread_that_comes_in_time_runs_its_share() {
         let pool = Pool::new(2);
         let started = AtomicBool::new(false);
         let r = pool.broadcast(2, &|i| {
@@ -299,7 +302,7 @@ mod tests {
     }
 
     #[test]
-    fn a_broadcast_may_borrow_the_callers_data_mutably_through_locks() {
+    fn em21_a_broadcast_may_borrow_the_callers_data_mutably_through_locks() {
         let pool = Pool::new(3);
         let mut data = vec![0u64; 30];
         {
@@ -319,7 +322,7 @@ mod tests {
     }
 
     #[test]
-    fn a_panicking_share_is_reported_after_all_shares_return() {
+    fn em21_a_panicking_share_is_reported_after_all_shares_return() {
         let pool = Pool::new(2);
         let started = AtomicBool::new(false);
         let done = AtomicUsize::new(0);
@@ -350,7 +353,7 @@ mod tests {
     }
 
     #[test]
-    fn sleeping_pool_threads_wake_for_the_next_job() {
+    fn em21_sleeping_pool_threads_wake_for_the_next_job() {
         let pool = Pool::new(2);
         for _ in 0..3 {
             // Longer than the spin: the pool thread is asleep when the job comes.
@@ -369,7 +372,7 @@ mod tests {
     }
 
     #[test]
-    fn a_width_beyond_the_pool_runs_as_wide_as_the_pool() {
+    fn em21_a_width_beyond_the_pool_runs_as_wide_as_the_pool() {
         let pool = Pool::new(2);
         let hits: Vec<AtomicUsize> = (0..8).map(|_| AtomicUsize::new(0)).collect();
         let r = pool.broadcast(8, &|i| {

@@ -4,7 +4,8 @@
 //! every runnable hart of every tile executes at most one instruction (tiles in slot order,
 //! cores BRISC, NCRISC, TRISC0-2), then every busy coprocessor advances one cycle, then the
 //! NoC delivers. [`Schedule::Fast`] computes the same thing with less host work; it must give
-//! bit-identical results and cycle counts, which `Chip::digest` lets tests check.
+//! bit-identical results and cycle counts, which `Chip::digest` lets tests check
+//! (docs/execution-model.md: EM-2 the reference, EM-9 to EM-26 the fast schedule).
 use crate::error::{ChipError, ErrorKind};
 
 /// The environment variable that picks the schedule when the caller does not.

@@ -11,18 +11,21 @@
 //! thread between cycles (the barrier).
 //!
 //! Thread count: [`THREADS_ENV`] or `--threads`; default the machine's cores (see
-//! [`default_threads`]). Results and cycle counts do not depend on it (the `schedule_digest`
-//! test compares 1, 2 and 4 threads with the reference schedule). How many threads a cycle is
-//! spread over is a host-time decision that changes nothing else (`plan_spread`): a cycle
-//! with at least `2 * MIN_TILES_PER_THREAD` tiles with work goes to as many threads as give
-//! each at least [`SPREAD_MIN_NS`] of the last such cycle's host time and
-//! [`MIN_TILES_PER_THREAD`] tiles with work, at most the thread count; one means the calling
-//! thread alone. The threads are a [`Pool`] that lives with the chip: handing a cycle to it
-//! costs a few microseconds, which a 140-tile firmware cycle (≈ 10 µs of work) does not repay
-//! but a cycle of 140 busy Matrix Units (≈ 60 µs) does. Within a spread cycle each thread
-//! starts on its own run of tiles, the same every cycle (`Run`). A cycle the plan keeps on the
-//! calling thread can still hand its remaining tiles to the pool once it turns out heavy
-//! (`handoff`, `chip/fast_cycle.rs`).
+//! [`default_threads`]). Results and cycle counts do not depend on it (docs/execution-model.md
+//! EM-9: the `schedule_digest` tests compare 1, 2 and 4 threads with the reference schedule). How
+//! many threads a cycle is spread over is a host-time decision that changes nothing else
+//! (`plan_spread`): a cycle with at least `2 * MIN_TILES_PER_THREAD` tiles with work goes to as
+//! many threads as give each at least [`SPREAD_MIN_NS`] of the last such cycle's host time and
+//! [`MIN_TILES_PER_THREAD`] tiles with work, at most the thread count; one means the calling thread
+//! alone. The threads are a [`Pool`] that lives with the chip: handing a cycle to it costs a few
+//! microseconds, which a 140-tile firmware cycle (≈ 10 µs of work) does not repay but a cycle of
+//! 140 busy Matrix Units (≈ 60 µs) does. Within a spread cycle each thread starts on its own run of
+//! tiles, the same every cycle (`Run`). A cycle the plan keeps on the calling thread can still hand
+//! its remaining tiles to the pool once it turns out heavy (`handoff`, `chip/fast_cycle.rs`).
+//!
+//! The rules, each with its tests: docs/execution-model.md EM-20 (the plan), EM-21 (the pool
+//! and the runs of tiles), EM-22 (hand-off from the middle), EM-23 (the measured payoff),
+//! EM-24 (the barrier and errors).
 //!
 //! Hooks (trace events, breakpoints) that observe a core's step belong in
 //! [`Tile::step_cores_on`] (per tile, on whichever thread runs it) and must only touch the
@@ -43,11 +46,10 @@ pub const THREADS_ENV: &str = "BHEMU_THREADS";
 pub const MIN_TILES_PER_THREAD: usize = 8;
 
 /// Least host time (ns) of the last wide cycle, as one thread spent it, per thread a cycle is
-/// spread over: with a quantum of one cycle (functional timing, docs/noc-lookahead.md) every
-/// spread cycle is handed to the pool and joined, which costs some microseconds, more with
-/// more threads. Measured on a 16-core host (README "Measured figures", rows "chip, host
-/// threads"): 10 µs keeps boot and multicast (≈ 10–15 µs cycles) on one thread and spreads
-/// compute (≈ 60 µs) over six.
+/// spread over: with a quantum of one cycle (functional timing, docs/noc-lookahead.md) every spread
+/// cycle is handed to the pool and joined, which costs some microseconds, more with more threads.
+/// Measured on a 16-core host (docs/performance.md, rows "host threads"): 10 µs keeps boot and
+/// multicast (≈ 10–15 µs cycles) on one thread and spreads compute (≈ 60 µs) over six.
 pub const SPREAD_MIN_NS: u64 = 10_000;
 
 /// The environment variable that sets the spread threshold ([`SPREAD_MIN_NS`]) in host
@@ -178,11 +180,11 @@ pub(crate) struct TileQuantum {
     pub err: Option<(u64, bool, Box<ChipError>)>,
 }
 
-/// One tile's part of a quantum (docs/noc-lookahead.md): cycles `from..to` of the fast
-/// schedule, skipping those with nothing due, on the tile's own NIU pair. It stops after the
-/// cycle in which its cores issued a NoC request (the NoC must accept it in that cycle's tick),
-/// after an error, or — with `done` — after a cycle that wrote L1 and left `done` true (the
-/// host may have to stop there).
+/// One tile's part of a quantum (docs/noc-lookahead.md; docs/execution-model.md EM-25): cycles
+/// `from..to` of the fast schedule, skipping those with nothing due, on the tile's own NIU pair. It
+/// stops after the cycle in which its cores issued a NoC request (the NoC must accept it in that
+/// cycle's tick), after an error, or — with `done` — after a cycle that wrote L1 and left `done`
+/// true (the host may have to stop there).
 pub(crate) fn tile_quantum(
     t: &mut Tile,
     face: &mut TileNoc<'_>,
@@ -261,7 +263,7 @@ impl Plan {
 /// alone. A spread cycle costs some microseconds more than its share of work (publishing the
 /// job, the threads taking it up, the join, the slowest thread), more with more threads, so
 /// only heavy cycles gain, and only from as many threads as they keep busy (measured on a
-/// 16-core host: README "Measured figures").
+/// 16-core host: docs/performance.md). docs/execution-model.md EM-20.
 pub(crate) fn plan_spread(
     threads: usize,
     last_ns: u64,
@@ -345,13 +347,13 @@ impl SpreadTotals {
     }
 }
 
-/// Whether spreading has been paying on this host, measured: the wall time of wide cycles run
-/// on one thread and of spread ones, each as a running average (an eighth of each new cycle).
-/// On a host whose second core is busy with something else (a loaded VM: seen here, a 2-core
-/// VM whose spread firmware cycles for some minutes took 2.3× their one-thread time), spread
-/// cycles come out slower than one thread; then no wide cycle is spread for the next
-/// [`Payoff::MIN_BACKOFF`] wide cycles, twice as many each time it is still so (at most
-/// [`Payoff::MAX_BACKOFF`]). While spreading pays, one wide cycle in [`Payoff::PROBE_EVERY`]
+/// Whether spreading has been paying on this host, measured: the wall time of wide cycles run on
+/// one thread and of spread ones, each as a running average (an eighth of each new cycle). On a
+/// host whose second core is busy with something else (a loaded VM: seen here, a 2-core VM whose
+/// spread firmware cycles for some minutes took 2.3× their one-thread time), spread cycles come out
+/// slower than one thread; then no wide cycle is spread for the next [`Payoff::MIN_BACKOFF`] wide
+/// cycles, twice as many each time it is still so (at most [`Payoff::MAX_BACKOFF`];
+/// docs/execution-model.md EM-23). While spreading pays, one wide cycle in [`Payoff::PROBE_EVERY`]
 /// runs on one thread to keep the one-thread average current. With the threshold at 0
 /// (`BHEMU_SPREAD_NS=0`) every wide cycle is spread and this is not consulted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -430,7 +432,7 @@ pub(crate) struct SpreadError {
 /// many threads: `visited` tiles took `elapsed_ns`, `rest` tiles are still due. At that rate
 /// the rest is worth `elapsed_ns / visited * rest`; it goes to as many threads as get `min_ns`
 /// of that each (every thread when `min_ns` is 0), at most `rest` and `threads`, and only when
-/// that is at least two.
+/// that is at least two (docs/execution-model.md EM-22).
 pub(crate) fn handoff(
     elapsed_ns: u64,
     visited: usize,
@@ -499,8 +501,8 @@ pub(crate) type TileJob<'f, R> =
 
 /// Runs `job` on every tile of `run` on up to `width` threads of `pool` (the calling thread
 /// among them). Which thread steps which tile varies; each thread starts on its own run of
-/// blocks, the same from call to call, and takes other runs' blocks once its own are done.
-/// `None` if a thread panicked.
+/// blocks, the same from call to call, and takes other runs' blocks once its own are done
+/// (docs/execution-model.md EM-21). `None` if a thread panicked.
 pub(crate) fn spread_each<R: Default + Send>(
     pool: &Pool,
     run: TileRun<'_, '_>,
@@ -564,7 +566,8 @@ pub(crate) fn spread_each<R: Default + Send>(
 /// order, and the tiles that left requests in their outboxes are added to `submit` in that
 /// order (also on failure: the barrier submits them). On failure: the first error in the
 /// one-thread order (every core error, by tile, before every coprocessor error) — the state of
-/// the other tiles then may be a cycle ahead of where the one-thread loop stops.
+/// the other tiles then may be a cycle ahead of where the one-thread loop stops
+/// (docs/execution-model.md EM-24).
 pub(crate) fn spread_cycle(
     pool: &Pool,
     run: TileRun<'_, '_>,
@@ -646,7 +649,7 @@ mod tests {
     }
 
     #[test]
-    fn wide_cycles_spread_over_as_many_threads_as_their_cost_pays_for() {
+    fn em20_wide_cycles_spread_over_as_many_threads_as_their_cost_pays_for() {
         let due = vec![0u64; 4 * MIN_TILES_PER_THREAD];
         let busy = vec![false; 4 * MIN_TILES_PER_THREAD];
         let p = |threads, last| plan_spread(threads, last, SPREAD_MIN_NS, &due, &busy, 5);
@@ -671,7 +674,7 @@ mod tests {
     }
 
     #[test]
-    fn the_rest_of_a_cycle_goes_to_as_many_threads_as_its_promised_work_pays_for() {
+    fn em22_the_rest_of_a_cycle_goes_to_as_many_threads_as_its_promised_work_pays_for() {
         // One tile took 1 ms: 139 more are worth 139 ms.
         assert_eq!(handoff(1_000_000, 1, 139, 16, SPREAD_MIN_NS), Some(16));
         // 100 ns each: 139 more are worth 13.9 µs, one thread's worth.
@@ -705,7 +708,7 @@ mod tests {
     }
 
     #[test]
-    fn spreading_that_pays_goes_on_with_one_probe_in_sixteen() {
+    fn em23_spreading_that_pays_goes_on_with_one_probe_in_sixteen() {
         let mut p = Payoff::default();
         for _ in 0..Payoff::MIN_SAMPLES {
             p.record(false, 60_000);
@@ -722,7 +725,7 @@ mod tests {
     }
 
     #[test]
-    fn spreading_slower_than_one_thread_backs_off_longer_each_time() {
+    fn em23_spreading_slower_than_one_thread_backs_off_longer_each_time() {
         let mut p = Payoff::default();
         for _ in 0..Payoff::MIN_SAMPLES {
             p.record(false, 10_000);
@@ -768,7 +771,7 @@ mod tests {
     }
 
     #[test]
-    fn narrow_cycles_stay_on_one_thread_and_are_not_timed() {
+    fn em20_narrow_cycles_stay_on_one_thread_and_are_not_timed() {
         let due = vec![0u64; 2 * MIN_TILES_PER_THREAD];
         let idle = vec![u64::MAX; 2 * MIN_TILES_PER_THREAD];
         let busy = vec![false; 2 * MIN_TILES_PER_THREAD];

@@ -66,7 +66,7 @@ fn run(
 }
 
 #[test]
-fn parked_cores_wake_exactly_at_every_loop_phase() {
+fn em14_parked_cores_wake_exactly_at_every_loop_phase() {
     let mut parks = 0;
     let mut wakes = 0;
     for k in 0..6 {
@@ -157,7 +157,7 @@ fn run_private_loop(schedule: Schedule, at: u64, ev: Event) -> Vec<bhemu_chip::C
 }
 
 #[test]
-fn cores_run_ahead_rewind_exactly_when_looked_at_reset_or_patched() {
+fn em17_cores_run_ahead_rewind_exactly_when_looked_at_reset_or_patched() {
     for ev in [Event::Look, Event::Reset, Event::Patch] {
         for at in [3, 40, 41, 42, 43, 777, 1200, 1650] {
             let r = run_private_loop(Schedule::Reference, at, ev);
@@ -173,7 +173,7 @@ fn cores_run_ahead_rewind_exactly_when_looked_at_reset_or_patched() {
 /// `run_until_l1` stops at the same cycle as `run_until` with the same L1-only condition, under
 /// both schedules.
 #[test]
-fn run_until_l1_stops_at_the_same_cycle_as_run_until() {
+fn em19_run_until_l1_stops_at_the_same_cycle_as_run_until() {
     let mut cycles = Vec::new();
     for schedule in [Schedule::Reference, Schedule::Fast] {
         for only_l1 in [false, true] {
@@ -204,7 +204,7 @@ fn run_until_l1_stops_at_the_same_cycle_as_run_until() {
 /// schedule shows, also while that core is parked: TRISC0 (after the poller in the order) and
 /// BRISC (before it) sample NCRISC's snapshot while NCRISC polls an L1 word nobody writes.
 #[test]
-fn pc_snapshots_of_parked_cores_match_the_reference() {
+fn em19_pc_snapshots_of_parked_cores_match_the_reference() {
     for delay in [20u32, 21, 22, 23, 50, 51] {
         let mut got = Vec::new();
         for schedule in [Schedule::Reference, Schedule::Fast] {
@@ -261,7 +261,7 @@ fn pc_snapshots_of_parked_cores_match_the_reference() {
 /// detector still sees each backward branch, ends its back-off once the count is done and
 /// parks BRISC; the host's write wakes it at the cycle the reference schedule gives.
 #[test]
-fn lone_core_polling_l1_with_private_steps_is_parked() {
+fn em12_lone_core_polling_l1_with_private_steps_is_parked() {
     // li t0, FLAG_C; li s0, k
     // L0: lw t2, 0(t0); beq s0, x0, L3; addi s0, s0, -1; L3: beq t2, x0, L0
     // then record mcycle at OUT and spin.
@@ -318,7 +318,7 @@ fn lone_core_polling_l1_with_private_steps_is_parked() {
 /// it is parked (with the three TRISCs' one-instruction spins: 4 parks), and the chip matches
 /// the reference schedule.
 #[test]
-fn a_poll_after_a_counting_loop_parks_without_waiting_out_its_backoff() {
+fn em15_a_poll_after_a_counting_loop_parks_without_waiting_out_its_backoff() {
     let mut digests = Vec::new();
     for schedule in [Schedule::Reference, Schedule::Fast] {
         let mut c = chip("1,2", schedule);

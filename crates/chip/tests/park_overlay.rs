@@ -104,7 +104,7 @@ fn run(schedule: Schedule, k: u32, k2: u32, k3: u32, look: u64) -> Seen {
 }
 
 #[test]
-fn cores_polling_overlay_registers_wake_exactly_at_every_loop_phase() {
+fn em14_cores_polling_overlay_registers_wake_exactly_at_every_loop_phase() {
     let mut parks = 0;
     for k in 0..4 {
         for (k2, k3, look) in [(30, 10, 25), (31, 11, 26), (47, 20, 60), (48, 23, 61)] {
@@ -131,7 +131,7 @@ fn cores_polling_overlay_registers_wake_exactly_at_every_loop_phase() {
 /// loop that nobody ends; at each cycle the host looks, the recorded access (address, value,
 /// cycle) is the reference's, and its cycle falls within the last period.
 #[test]
-fn a_parked_overlay_poll_reports_its_latest_access() {
+fn em19_a_parked_overlay_poll_reports_its_latest_access() {
     for look in [40u64, 41, 42, 43, 100, 101, 102] {
         let mut seen = Vec::new();
         for schedule in [Schedule::Reference, Schedule::Fast] {
@@ -164,7 +164,7 @@ fn a_parked_overlay_poll_reports_its_latest_access() {
 /// last made: NCRISC polls `REG_A` until BRISC writes it after a delay, TRISC2 polls `REG_C`
 /// until the coprocessor's `STOREREG` writes it.
 #[test]
-fn last_mmio_at_matches_the_reference_every_cycle() {
+fn em19_last_mmio_at_matches_the_reference_every_cycle() {
     let build = |schedule: Schedule| {
         let mut c = chip("1,2", schedule);
         let mut b = delay(60);

@@ -57,7 +57,7 @@ fn chip(
 /// with functional timing (lookahead 1) there are none. Same state either way as cycle by
 /// cycle.
 #[test]
-fn a_quantum_is_the_noc_lookahead_when_nothing_is_in_flight() {
+fn em25_a_quantum_is_the_noc_lookahead_when_nothing_is_in_flight() {
     let prog = |_| countdown(2000, spin());
     let mut hops = chip(Timing::BLACKHOLE, Schedule::Fast, 1, prog);
     hops.clock(1000).expect("run");
@@ -81,7 +81,7 @@ fn a_quantum_is_the_noc_lookahead_when_nothing_is_in_flight() {
 /// in the same cycle (tile 5 first in slot order). On 1 and 2 threads the error is the
 /// reference schedule's — same kind, place, message and cycle — and the chip stops at its cycle.
 #[test]
-fn an_error_inside_a_quantum_is_the_per_cycle_schedules_first() {
+fn em25_an_error_inside_a_quantum_is_the_per_cycle_schedules_first() {
     for (n5, n9) in [(40, 25), (30, 30)] {
         let prog = |i: usize| match i {
             5 => countdown(n5, illegal()),

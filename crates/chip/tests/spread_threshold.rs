@@ -53,7 +53,7 @@ fn run(
 /// Whether a cycle is spread depends on host time (how long the last wide one took), so the
 /// count of spread cycles is not deterministic; the chip's state is.
 #[test]
-fn spreading_by_host_time_leaves_the_result_alone() {
+fn em20_spreading_by_host_time_leaves_the_result_alone() {
     let (one, none) = run(1, None);
     assert_eq!(none, Default::default(), "one thread never spreads");
     let (two, _) = run(2, None);
@@ -61,7 +61,7 @@ fn spreading_by_host_time_leaves_the_result_alone() {
 }
 
 #[test]
-fn threshold_zero_spreads_every_busy_cycle_with_the_same_result() {
+fn em20_threshold_zero_spreads_every_busy_cycle_with_the_same_result() {
     let (one, _) = run(1, None);
     let (two, spread) = run(2, Some(0));
     assert!(
@@ -74,7 +74,7 @@ fn threshold_zero_spreads_every_busy_cycle_with_the_same_result() {
 /// The spread cycles' host time is accounted as the bench prints it: each cycle counts its
 /// threads, the pool's part lies within the whole cycle, and the threads did some work.
 #[test]
-fn spread_cycles_account_their_threads_and_host_time() {
+fn em20_spread_cycles_account_their_threads_and_host_time() {
     let (_, s) = run(2, Some(0));
     assert_eq!(s.threads, 2 * s.cycles, "{s:?}");
     assert!(s.handed_off <= s.cycles, "{s:?}");
@@ -107,7 +107,7 @@ fn private_loop() -> Vec<u8> {
 /// runs 200,000 instructions ahead: the calling thread hands the other tiles to the pool
 /// (crates/chip/src/chip/fast_cycle.rs), with the same result as one thread.
 #[test]
-fn a_cycle_that_turns_out_heavy_is_handed_to_the_pool() {
+fn em22_a_cycle_that_turns_out_heavy_is_handed_to_the_pool() {
     let run = |threads: usize| {
         let (mut c, xy) = started(threads, |_| private_loop());
         c.clock(700_000).expect("run");
@@ -139,7 +139,7 @@ fn illegal() -> Vec<u8> {
 /// fail: the error is the first the one-thread loop stops at (crates/chip/src/chip/fast_cycle.rs;
 /// tiles after it may have run the cycle, docs/noc-lookahead.md clause 5).
 #[test]
-fn a_core_error_after_a_hand_off_is_the_one_thread_error() {
+fn em24_a_core_error_after_a_hand_off_is_the_one_thread_error() {
     let run = |threads: usize| {
         let (mut c, xy) = started(threads, |i| match i {
             0 => private_loop(),

@@ -170,7 +170,7 @@ const DELAYS: [Delays; 4] = [
 ];
 
 #[test]
-fn stalled_cores_sleep_until_their_retry_succeeds_exactly() {
+fn em16_stalled_cores_sleep_until_their_retry_succeeds_exactly() {
     for d in DELAYS {
         let (rd, rout, rslept) = run(Schedule::Reference, d, 1500);
         let (fd, fout, fslept) = run(Schedule::Fast, d, 1500);
@@ -209,7 +209,7 @@ fn reports(schedule: Schedule, d: Delays, at: u64) -> Vec<String> {
 }
 
 #[test]
-fn a_sleeping_core_reports_its_stalled_access_at_every_cycle() {
+fn em16_a_sleeping_core_reports_its_stalled_access_at_every_cycle() {
     let d = DELAYS[0];
     let mut stalled_seen = 0;
     for at in (20..400).step_by(7) {
@@ -223,7 +223,7 @@ fn a_sleeping_core_reports_its_stalled_access_at_every_cycle() {
 /// The host overwrites the `lw` T2 is stalled on (its PCBuf read) with `addi t2, x0, 5`: the
 /// reference schedule's next retry runs the new instruction, so the write ends the sleep.
 #[test]
-fn a_write_to_a_sleeping_cores_code_ends_its_sleep() {
+fn em16_a_write_to_a_sleeping_cores_code_ends_its_sleep() {
     let d = Delays {
         post1: 5,
         post2: 5,
@@ -258,7 +258,7 @@ fn a_write_to_a_sleeping_cores_code_ends_its_sleep() {
 /// such a step must not put the core to sleep. BRISC's AMO ends with the word T0 sends once
 /// it has taken one of BRISC's words.
 #[test]
-fn a_stall_after_another_mmio_access_of_the_step_is_not_slept() {
+fn em16_a_stall_after_another_mmio_access_of_the_step_is_not_slept() {
     for late in [60u32, 61, 97] {
         let mut runs = Vec::new();
         for schedule in [Schedule::Reference, Schedule::Fast] {
@@ -316,7 +316,7 @@ const T0_T2: u32 = (1 << 12) | (1 << 14);
 /// and released again, by the host between cycles or by T1 — after T0 in the order, before
 /// T2 — at several points of their sleeps: each is brought to the cycle the write finds it at.
 #[test]
-fn a_sleeping_core_entering_soft_reset_is_brought_to_the_cycle() {
+fn em16_a_sleeping_core_entering_soft_reset_is_brought_to_the_cycle() {
     let d = Delays {
         post1: 3000,
         post2: 5,

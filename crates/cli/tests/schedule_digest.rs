@@ -223,7 +223,7 @@ fn compare(timing: Timing, fw: &Firmware, dir: &Path) {
 }
 
 #[test]
-fn fast_schedule_matches_reference_digest_on_boot_and_kernels() {
+fn em9_fast_schedule_matches_reference_digest_on_boot_and_kernels() {
     let Some(fw) = firmware() else { return };
     let Some(dir) = kernels() else { return };
     compare(Timing::Functional, &fw, &dir);
@@ -233,7 +233,7 @@ fn fast_schedule_matches_reference_digest_on_boot_and_kernels() {
 /// 20 cycles between barriers (tiles stopping at their own NoC requests and, while the host
 /// waits for every tile, at becoming done) and still matches the reference cycle for cycle.
 #[test]
-fn quanta_under_hop_timing_match_reference_digest_on_boot_and_kernels() {
+fn em25_quanta_under_hop_timing_match_reference_digest_on_boot_and_kernels() {
     let Some(fw) = firmware() else { return };
     let Some(dir) = kernels() else { return };
     compare(Timing::BLACKHOLE, &fw, &dir);

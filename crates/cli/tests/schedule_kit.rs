@@ -73,7 +73,7 @@ fn compare(kit: &Path, hops: bool) {
 }
 
 #[test]
-fn kit_compute_programs_match_the_reference_schedule_on_140_tiles() {
+fn em9_kit_compute_programs_match_the_reference_schedule_on_140_tiles() {
     let Some(kit) = kit() else {
         return;
     };
@@ -82,7 +82,7 @@ fn kit_compute_programs_match_the_reference_schedule_on_140_tiles() {
 
 /// docs/noc-lookahead.md, the quantum under hop timing.
 #[test]
-fn kit_compute_programs_in_quanta_under_hop_timing_match_the_reference_schedule() {
+fn em25_kit_compute_programs_in_quanta_under_hop_timing_match_the_reference_schedule() {
     let Some(kit) = kit() else {
         return;
     };

@@ -15,6 +15,9 @@
 //! window moving) drops them all, so a block never outlives the ops it was built from. A
 //! block that stopped before a slot not decoded yet stays as it is; once that slot is decoded,
 //! the run goes on from it with the block built there.
+//!
+//! The chip's fast schedule states this as docs/execution-model.md EM-18 (run-ahead itself:
+//! EM-17); its tests are `em18_…` in `crates/rv/tests/run_blocks.rs`.
 use crate::cache::{Kind, Op, EMPTY};
 use crate::exec::value;
 

@@ -322,8 +322,9 @@ impl Hart {
     /// first other one (a memory access, CSR, trap, Tensix push, an uncached or misaligned
     /// target). Returns the cycles run. Such instructions read and write only the hart's
     /// registers, pc and counters, so running them early changes nothing anyone else can see:
-    /// a scheduler may run a hart ahead of the chip's clock and still be exact. Runs nothing
-    /// while tracing or paused.
+    /// a scheduler may run a hart ahead of the chip's clock and still be exact (the chip's
+    /// fast schedule does: docs/execution-model.md EM-17, EM-18). Runs nothing while tracing
+    /// or paused.
     pub fn run_private(&mut self, max: u64) -> u64 {
         if self.halted.is_some() || self.trace.is_some() {
             return 0;

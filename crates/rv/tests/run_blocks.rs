@@ -40,7 +40,7 @@ fn regs(h: &Hart) -> Vec<u32> {
 /// the spec's rules in `alu`'s and the executor's tests; this checks the block's dispatch: the
 /// right rule, on the right registers, for each op of a block.)
 #[test]
-fn every_straight_op_in_a_block_gives_what_single_steps_give() {
+fn em18_every_straight_op_in_a_block_gives_what_single_steps_give() {
     let mut ops: Vec<MakeOp> = Vec::new();
     for op in [
         ImmOp::Addi,
@@ -200,7 +200,7 @@ fn run(h: &mut Hart, ram: &mut FlatRam, until: impl Fn(&Hart) -> bool) -> u64 {
 /// announced with `invalidate_code`, as the NoC and the host do) drops the blocks built from
 /// it: the next passes run the new instruction.
 #[test]
-fn a_store_over_code_drops_the_blocks_built_from_it() {
+fn em18_a_store_over_code_drops_the_blocks_built_from_it() {
     let new_word = encode(&addi(6, 6, 5));
     // x6 += 2 until x5 reaches x7.
     let lp = [
@@ -255,7 +255,7 @@ fn a_store_over_code_drops_the_blocks_built_from_it() {
 /// A straight run longer than one block's body runs through to its end, and a budget that
 /// ends inside a block runs exactly that many instructions of it.
 #[test]
-fn long_straight_runs_and_budgets_inside_a_block_are_exact() {
+fn em18_long_straight_runs_and_budgets_inside_a_block_are_exact() {
     let mut code = vec![addi(5, 5, 1); 150];
     code.push(STOP);
     let (mut h, mut ram) = hart(&code);
@@ -278,7 +278,7 @@ fn long_straight_runs_and_budgets_inside_a_block_are_exact() {
 /// A block built while the code after it was not decoded yet stops there; once that code is
 /// decoded, the run goes on through it.
 #[test]
-fn a_run_goes_on_through_code_decoded_after_its_block_was_built() {
+fn em18_a_run_goes_on_through_code_decoded_after_its_block_was_built() {
     let code = [addi(5, 5, 1), addi(5, 5, 1), addi(5, 5, 1), STOP];
     let (mut h, mut ram) = hart(&code);
     assert_eq!(h.step_fast(&mut ram), Step::Retired);
@@ -296,7 +296,7 @@ fn a_run_goes_on_through_code_decoded_after_its_block_was_built() {
 /// Two loops whose blocks land on the same entry of the block index (their first instructions
 /// 256 words apart), run in turn: each finds its own block or builds it again, never the other's.
 #[test]
-fn loops_that_share_an_index_entry_each_run_their_own_code() {
+fn em18_loops_that_share_an_index_entry_each_run_their_own_code() {
     let bne = |rs1, rs2, offset| Insn::Branch {
         op: BranchOp::Bne,
         rs1,
@@ -347,7 +347,7 @@ fn loops_that_share_an_index_entry_each_run_their_own_code() {
 /// A loop that branches back to its own block (the spin workload's) stops on exactly the
 /// cycle its budget ends, wherever in a pass that is, with what single steps leave.
 #[test]
-fn a_loop_stops_on_the_cycle_its_budget_ends() {
+fn em18_a_loop_stops_on_the_cycle_its_budget_ends() {
     let code = [
         addi(10, 10, -1),
         Insn::Op {
@@ -414,7 +414,7 @@ fn a_loop_stops_on_the_cycle_its_budget_ends() {
 /// A jump to a misaligned target ends the run before it, unexecuted: its link register is
 /// not written, and the ordinary step that follows raises the exception.
 #[test]
-fn a_jump_to_a_misaligned_target_is_left_to_the_ordinary_step() {
+fn em18_a_jump_to_a_misaligned_target_is_left_to_the_ordinary_step() {
     let code = [
         addi(5, 5, 1),
         Insn::Jalr {

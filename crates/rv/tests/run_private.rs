@@ -22,7 +22,7 @@ fn setup() -> (Hart, FlatRam) {
 }
 
 #[test]
-fn run_private_matches_single_steps_and_rewinds_exactly() {
+fn em17_run_private_matches_single_steps_and_rewinds_exactly() {
     let (mut a, mut ram_a) = setup();
     let (mut b, mut ram_b) = setup();
     let mut batches = 0;
@@ -69,7 +69,7 @@ fn run_private_matches_single_steps_and_rewinds_exactly() {
 }
 
 #[test]
-fn run_private_stops_before_memory_csr_and_uncached_instructions() {
+fn em17_run_private_stops_before_memory_csr_and_uncached_instructions() {
     // addi x5, x0, 1; addi x5, x5, 1; lw x6, 0(x0); csrr x7, mcycle; addi x5, x5, 1
     let words = [
         0x0010_0293u32,

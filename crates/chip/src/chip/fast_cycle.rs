@@ -12,6 +12,10 @@
 //! themselves, the tiles already stepped have put their requests into the NoC in tile order,
 //! and the rest put theirs in after them, in tile order, at the barrier. Errors keep the
 //! one-thread order: every core error by tile, then every coprocessor error by tile.
+//!
+//! Clauses of docs/execution-model.md: EM-10 (only tiles that are due are stepped; a
+//! coprocessor step makes its tile due next cycle), EM-22 (the hand-off), EM-24 (the barrier
+//! and errors).
 use std::time::Instant;
 
 use super::Chip;
@@ -89,7 +93,7 @@ impl Chip {
 
     /// A fast-schedule cycle the plan keeps on the calling thread (see the module
     /// documentation): tiles whose cores are all parked, ahead of the clock or stopped are
-    /// skipped with one compare each.
+    /// skipped with one compare each (docs/execution-model.md EM-10).
     pub(super) fn fast_cycle(&mut self, now: u64) -> Result<FastCycle, ChipError> {
         let mut written = false;
         let mut quiet = true;

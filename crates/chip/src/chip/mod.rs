@@ -10,7 +10,8 @@
 //! That loop is [`Schedule::Reference`]. [`Schedule::Fast`] (the default) computes the same
 //! states and cycle counts with less host work: idle cores are parked and cores alone in their
 //! tile run private instructions ahead of the clock (`tile::park`, [`Tile::step_cores`]), and
-//! tiles with nothing due this cycle are skipped with one compare.
+//! tiles with nothing due this cycle are skipped with one compare (docs/execution-model.md
+//! EM-9 to EM-26 state each rule with its tests).
 //!
 //! Host threads ([`crate::threads`], `--threads N`): a fast-schedule cycle with enough busy
 //! tiles steps each tile's cores and coprocessor on one of N threads of a pool

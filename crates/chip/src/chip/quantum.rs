@@ -1,5 +1,5 @@
 //! Quanta: several cycles with one barrier, under per-hop NoC timing (docs/noc-lookahead.md,
-//! "The quantum").
+//! "The quantum under hop timing"; docs/execution-model.md EM-25).
 //!
 //! With [`bhemu_noc::Timing::Hops`] nothing a tile does reaches another node before the NoC's
 //! lookahead (20 cycles on Blackhole: one hop, `Noc::lookahead`). From a barrier at cycle `T`

@@ -1,6 +1,11 @@
 //! Time: [`Chip::clock`] and its cycle ([`Chip::tick`]) under either schedule, the fast
 //! schedule's jump over quiet cycles, and the run-until helpers built on them (see the
 //! module documentation of [`super`] for the order of work within a cycle).
+//!
+//! Clauses of docs/execution-model.md: EM-1 and EM-2 (the clock and the reference cycle),
+//! EM-9 (the fast schedule computes the same), EM-10 (due tiles), EM-11 (the jump over quiet
+//! cycles), EM-19 (run-until conditions on L1), EM-20 and EM-23 (whether a cycle is spread),
+//! EM-25 (quanta), EM-26 (a traced chip ticks the reference way).
 use super::quantum::{QuantumEnd, TileDone};
 use super::Chip;
 use crate::error::ChipError;
@@ -34,7 +39,8 @@ impl Chip {
     /// the NoC is idle, nothing can happen before the earliest cycle a tile is due (a core that
     /// ran ahead, or never while every core is parked or stopped): the clock jumps there, at
     /// most to `end`. The skipped cycles are exactly those the reference schedule spends in
-    /// parked loops and private instructions the fast schedule has already accounted for.
+    /// parked loops and private instructions the fast schedule has already accounted for
+    /// (docs/execution-model.md EM-11).
     fn skip_quiet(&mut self, end: u64) {
         if !self.quiet || !self.noc.idle() || self.any_busy {
             return;
@@ -205,7 +211,8 @@ impl Chip {
     /// [`Chip::run_until`] for a `done` that depends on nothing but the contents of L1 (a
     /// host polling mailboxes): `done` is checked before the first cycle and then only after
     /// cycles in which some core, coprocessor or NoC transaction wrote to some L1, so a poll of
-    /// 140 tiles costs nothing on the cycles in between. Same result, same cycle.
+    /// 140 tiles costs nothing on the cycles in between. Same result, same cycle
+    /// (docs/execution-model.md EM-19).
     pub fn run_until_l1(
         &mut self,
         max_cycles: u64,

@@ -263,7 +263,7 @@ fn chip_stops_all_cores() {
 }
 
 #[test]
-fn attach_uses_the_reference_schedule_and_detach_restores_it() {
+fn em26_attach_uses_the_reference_schedule_and_detach_restores_it() {
     let mut chip = chip_with(&[(1, 2)], &PROGRAM, Schedule::Fast);
     chip.clock(100).unwrap();
     let d = Debugger::attach(&mut chip, vec![brisc(1, 2)]).unwrap();

@@ -3,7 +3,9 @@
 //! run its private instructions ahead of the clock, rewound exactly when anything could
 //! observe it; and a core stalled on an access sleeps until the retry could succeed (see
 //! `stall`). [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
-//! these shortcuts; the `schedule_digest` and `park_exact` tests hold them to it.
+//! these shortcuts (docs/execution-model.md EM-9); the clauses and their tests: EM-10 (when
+//! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17 (running
+//! ahead), EM-19 (bringing cores to the cycle for observers).
 use bhemu_noc::{Noc, TileNoc};
 use bhemu_rv::{Checkpoint, Step};
 
@@ -32,7 +34,8 @@ const AHEAD_BACKOFF: u32 = 256;
 impl Tile {
     /// The first cycle after `now` at which the fast schedule must visit this tile's cores:
     /// `now + 1` while a core steps every cycle (or a write waits to be looked at), the cycle
-    /// a core that ran ahead is due, `u64::MAX` while every core is parked or stopped.
+    /// a core that ran ahead is due, `u64::MAX` while every core is parked or stopped
+    /// (docs/execution-model.md EM-10).
     pub fn next_due(&self, now: u64) -> u64 {
         if self.p.l1.woken() != 0 || self.p.l1.code_dirty() {
             now + 1
@@ -187,7 +190,7 @@ impl Tile {
     /// an idle loop polling L1) is undone: it saves almost nothing, and its instructions —
     /// the loop's backward branch among them — would bypass the idle-loop detector, which
     /// must see every step of a pass to park the core. The core then steps normally for
-    /// [`AHEAD_BACKOFF`] visits before trying again.
+    /// [`AHEAD_BACKOFF`] visits before trying again (docs/execution-model.md EM-17).
     fn run_ahead(&mut self, i: usize, now: u64) {
         let bit = 1u8 << i;
         let slot = &mut self.cores[i];
@@ -248,7 +251,7 @@ impl Tile {
     }
 
     /// Parks core `i` on the loop its detector just proved, if the values the pass read are
-    /// still in L1; it executed cycle `now`.
+    /// still in L1; it executed cycle `now` (docs/execution-model.md EM-12).
     fn park(&mut self, i: usize, now: u64) {
         let probe = &mut self.p.probes[i];
         probe.on = false;
@@ -312,7 +315,7 @@ impl Tile {
     }
 
     /// If core `i` is parked, brings it to the state it has after executing every cycle before
-    /// `next` and steps it normally again.
+    /// `next` and steps it normally again (docs/execution-model.md EM-14).
     pub(super) fn catch_up(&mut self, i: usize, next: u64) -> Result<(), ChipError> {
         let Some(park) = self.p.parked[i].take() else {
             return Ok(());

@@ -30,6 +30,9 @@
 //! A core stalled on an access (full Tensix FIFO, PC buffer, TTSync, mailbox) is not parked
 //! here — a stall is no pass of a loop — but put to sleep by `stall`, which asks the device's
 //! stall rule again at the core's place in the order instead of retrying.
+//!
+//! Clauses of docs/execution-model.md: EM-12 (when a loop parks), EM-13 (what never parks),
+//! EM-14 (waking exactly), EM-15 (the backoff after a failed candidate).
 use bhemu_rv::{Access, Bus, BusFault, Width};
 
 use super::l1::L1;
@@ -163,7 +166,8 @@ pub(crate) enum Verdict {
 }
 
 /// Called after a retired step that went from `old_pc` to `hart`'s pc. Returns `Park` when the
-/// pass that just ended proves the loop idle (the caller checks the loads against L1).
+/// pass that just ended proves the loop idle (the caller checks the loads against L1):
+/// docs/execution-model.md EM-12, EM-13, EM-15.
 pub(crate) fn observe(
     d: &mut Detector,
     probe: &mut Probe,

@@ -31,6 +31,9 @@
 //! not the tile's visit: a stall ends through the coprocessor or another core of the tile (or
 //! the host), which keep the tile busy anyway, so the sleeping core stays among those the
 //! tile visits every cycle and is asked at its slot.
+//!
+//! docs/execution-model.md EM-16 states this as a clause; its tests are `em16_…` in
+//! `crates/chip/tests/stall_sleep.rs`.
 use bhemu_rv::Access;
 use bhemu_tensix::PushSource;
 

@@ -1,0 +1,278 @@
+//! Clauses of docs/execution-model.md about what the fast schedule visits and when, checked by
+//! value: when a tile is due again (`Tile::next_due`), where the clock jumps over quiet
+//! cycles, which loops never park, and how far a lone core runs ahead. Each test is named after
+//! its clause; every run is also compared with the reference schedule.
+mod common;
+use bhemu_chip::{Chip, Core, Schedule};
+use bhemu_isa::riscv::{BranchOp, Insn, LoadOp};
+use common::*;
+
+/// The word BRISC polls, and where it records `mcycle` once the word reads non-zero.
+const FLAG: u32 = 0x20000;
+const OUT: u32 = 0x20100;
+/// An L1 word no program reads.
+const ELSEWHERE: u64 = 0x30000;
+/// The tile's wall clock (low word), an MMIO register that changes every cycle.
+const WALL_CLOCK: u32 = 0xFFB1_21F0;
+
+/// BRISC alone on tile (1,2), running `program` from its reset pc 0.
+fn brisc_alone(schedule: Schedule, program: &[Insn]) -> Chip {
+    let mut c = chip("1,2", schedule);
+    c.write_l1(1, 2, 0, &bytes(program)).expect("program");
+    c.write_reg(1, 2, 0xFFB1_21B0, 0x47000)
+        .expect("release BRISC");
+    c
+}
+
+fn next_due(c: &Chip) -> u64 {
+    c.tile(1, 2).map_or(0, |t| t.next_due(c.cycle()))
+}
+
+fn poll_program() -> Vec<Insn> {
+    let mut p = poll_then_record(FLAG, 0, OUT);
+    p.push(spin());
+    p
+}
+
+/// EM-10: a tile whose cores are all parked is never due; a write the parked core watches makes
+/// it due the next cycle; a write elsewhere leaves it alone.
+#[test]
+fn em10_a_tile_is_due_only_while_a_core_steps_or_a_watched_write_waits() {
+    let mut c = brisc_alone(Schedule::Fast, &poll_program());
+    c.clock(1).expect("run");
+    assert_eq!(
+        next_due(&c),
+        c.cycle() + 1,
+        "BRISC steps every cycle at first"
+    );
+    c.clock(200).expect("run");
+    assert_eq!(c.park_counts(), (1, 0), "BRISC's poll of L1 parks");
+    assert_eq!(next_due(&c), u64::MAX, "every core parked: never due");
+    c.write_l1(1, 2, ELSEWHERE, &7u32.to_le_bytes())
+        .expect("write elsewhere");
+    assert_eq!(
+        next_due(&c),
+        u64::MAX,
+        "a write nobody watches wakes no one"
+    );
+    c.clock(50).expect("run");
+    assert_eq!(c.park_counts(), (1, 0));
+    c.write_l1(1, 2, u64::from(FLAG), &1u32.to_le_bytes())
+        .expect("set the flag");
+    let at = c.cycle();
+    assert_eq!(
+        next_due(&c),
+        at + 1,
+        "a watched write is looked at next cycle"
+    );
+    c.clock(20).expect("run");
+    assert_eq!(c.park_counts(), (1, 1), "the write woke BRISC");
+    let recorded = c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok());
+
+    // The reference schedule, with the flag set at the same cycle, records the same mcycle.
+    let mut r = brisc_alone(Schedule::Reference, &poll_program());
+    r.clock(201).expect("run");
+    r.write_l1(1, 2, ELSEWHERE, &7u32.to_le_bytes())
+        .expect("write elsewhere");
+    r.clock(at - 201).expect("run");
+    r.write_l1(1, 2, u64::from(FLAG), &1u32.to_le_bytes())
+        .expect("set the flag");
+    r.clock(20).expect("run");
+    let want = r.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok());
+    assert!(
+        want.is_some_and(|m| m > at as u32),
+        "reference recorded {want:?}"
+    );
+    assert_eq!(recorded, want, "mcycle recorded after the wake");
+    assert_eq!(
+        c.digest()
+            .expect("digest")
+            .first_difference(&r.digest().expect("digest")),
+        None
+    );
+}
+
+/// EM-11: with every core parked and the NoC idle, `clock(n)` jumps to the end: after a billion
+/// cycles the parked poll has retired one instruction per cycle and stands at the pc of that
+/// phase of its two-instruction loop.
+#[test]
+fn em11_with_every_core_parked_the_clock_jumps_to_the_end_exactly() {
+    let mut c = brisc_alone(Schedule::Fast, &poll_program());
+    c.clock(100).expect("run");
+    assert_eq!(c.park_counts(), (1, 0));
+    let n = 1_000_000_000;
+    c.clock(n).expect("jump");
+    assert_eq!(c.cycle(), 100 + n);
+    assert_eq!(c.park_counts(), (1, 0), "nothing woke it");
+    c.sync_parked().expect("sync");
+    let Some(t) = c.tile(1, 2) else {
+        panic!("no tile (1,2)")
+    };
+    let h = t.hart(Core::Brisc);
+    assert_eq!(h.cycles(), 100 + n, "the hart's cycle count");
+    assert_eq!(h.instret(), 100 + n, "one instruction retired per cycle");
+    // lui, addi (pcs 0, 4), then the loop `lw` at 8, `beq` at 12: instruction k ≥ 2 is at
+    // 8 + 4 * (k % 2); the next to execute is instruction 100 + n.
+    let k = 100 + n;
+    assert_eq!(h.pc(), 8 + 4 * (k % 2) as u32, "pc after {k} instructions");
+}
+
+/// A loop that polls `FLAG` and, each pass, also does `extra`.
+fn impure_loop(extra: Vec<Insn>) -> Vec<Insn> {
+    let mut p = li(T0, FLAG);
+    let head = p.len();
+    p.push(Insn::Load {
+        op: LoadOp::Lw,
+        rd: T2,
+        rs1: T0,
+        offset: 0,
+    });
+    p.extend(extra);
+    let back = -4 * (p.len() - head) as i32;
+    p.push(branch(BranchOp::Beq, T2, 0, back));
+    p.push(spin());
+    p
+}
+
+/// EM-13: a pass that stores, or reads an MMIO register other than the overlay's stream
+/// registers (here the wall clock), is not idle: such loops never park, and run exactly as
+/// under the reference schedule.
+#[test]
+fn em13_loops_that_store_or_read_other_mmio_never_park() {
+    let store_each_pass = vec![sw(T2, T0)];
+    let mut wall = li(T1, WALL_CLOCK);
+    wall.push(Insn::Load {
+        op: LoadOp::Lw,
+        rd: S0,
+        rs1: T1,
+        offset: 0,
+    });
+    for (what, extra) in [("a store", store_each_pass), ("the wall clock", wall)] {
+        let prog = impure_loop(extra);
+        let mut f = brisc_alone(Schedule::Fast, &prog);
+        let mut r = brisc_alone(Schedule::Reference, &prog);
+        f.clock(3000).expect("run");
+        r.clock(3000).expect("run");
+        assert_eq!(f.park_counts(), (0, 0), "{what}: parked");
+        assert_eq!(next_due(&f), f.cycle() + 1, "{what}: steps every cycle");
+        assert_eq!(
+            f.digest()
+                .expect("digest")
+                .first_difference(&r.digest().expect("digest")),
+            None,
+            "{what}"
+        );
+    }
+}
+
+/// `n` passes of a two-instruction countdown (`li s0, n` first), then `li t0, OUT; li t1, 7;
+/// sw t1, 0(t0); j .`: 2 + 2n + 4 private instructions before the store.
+fn countdown_then_store(n: u32) -> Vec<Insn> {
+    let mut p = li(S0, n);
+    p.push(addi(S0, S0, -1));
+    p.push(branch(BranchOp::Bne, S0, 0, -4));
+    p.extend(li(T0, OUT));
+    p.extend(li(T1, 7));
+    p.push(sw(T1, T0));
+    p.push(spin());
+    p
+}
+
+/// EM-17: a core alone in its tile steps normally until the loop's code is decoded (its first
+/// pass), then runs its decoded private instructions ahead of the clock: its tile is due again
+/// exactly at the cycle of the first instruction after the loop (not decoded yet), and stays
+/// so while the chip's clock catches up. A run of fewer than 32 private instructions is undone
+/// and the core steps every cycle. Either way the store lands in the same cycle as under the
+/// reference schedule.
+#[test]
+fn em17_a_lone_core_runs_ahead_through_its_decoded_private_code_unless_the_run_is_short() {
+    for (n, ahead) in [(1000u32, true), (100, true), (12, false), (5, false)] {
+        let after_loop = u64::from(2 + 2 * n);
+        let store_at = after_loop + 4;
+        let prog = countdown_then_store(n);
+        let mut f = brisc_alone(Schedule::Fast, &prog);
+        // (cycle after the tick, due) for the first 12 cycles.
+        let mut dues = Vec::new();
+        for _ in 0..12 {
+            f.clock(1).expect("run");
+            dues.push((f.cycle(), next_due(&f)));
+        }
+        let first_ahead = dues.iter().position(|&(c, d)| d > c + 1);
+        if ahead {
+            let Some(k) = first_ahead else {
+                panic!("n = {n}: never ran ahead: {dues:?}")
+            };
+            assert!(k <= 6, "n = {n}: ran ahead only after {k} cycles: {dues:?}");
+            assert!(
+                dues[k..].iter().all(|&(_, d)| d == after_loop),
+                "n = {n}: due at cycle {after_loop} from cycle {k} on: {dues:?}"
+            );
+        } else {
+            assert_eq!(
+                first_ahead, None,
+                "n = {n}: a short run stays undone: {dues:?}"
+            );
+        }
+        // The store retires in cycle `store_at` under both schedules.
+        let mut r = brisc_alone(Schedule::Reference, &prog);
+        for c in [&mut f, &mut r] {
+            let hit = c.run_until_l1(10_000, |c| {
+                c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()) == Some(7)
+            });
+            assert_eq!(hit.ok(), Some(true), "n = {n}");
+            assert_eq!(
+                c.cycle(),
+                store_at + 1,
+                "n = {n}: first cycle after the store"
+            );
+        }
+        assert_eq!(
+            f.digest()
+                .expect("digest")
+                .first_difference(&r.digest().expect("digest")),
+            None,
+            "n = {n}"
+        );
+    }
+}
+
+/// EM-26: installing a timeline tracer switches the chip to the reference schedule, first
+/// bringing every parked core to the cycle; the traced run then computes what an untraced
+/// reference run does, cycle for cycle.
+#[test]
+fn em26_installing_a_tracer_switches_to_the_reference_schedule_exactly() {
+    let mut f = brisc_alone(Schedule::Fast, &poll_program());
+    f.clock(200).expect("run");
+    assert_eq!(f.park_counts(), (1, 0));
+    bhemu_chip::trace::ChipTracer::install(&mut f, bhemu_trace::TraceOptions::default())
+        .expect("tracer");
+    assert_eq!(f.schedule(), Schedule::Reference);
+    assert_eq!(
+        f.park_counts(),
+        (1, 1),
+        "the parked core was brought to the cycle"
+    );
+    let mut r = brisc_alone(Schedule::Reference, &poll_program());
+    r.clock(200).expect("run");
+    for c in [&mut f, &mut r] {
+        c.clock(33).expect("run");
+        c.write_l1(1, 2, u64::from(FLAG), &1u32.to_le_bytes())
+            .expect("set the flag");
+        c.clock(20).expect("run");
+    }
+    let recorded = |c: &Chip| c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok());
+    assert!(
+        recorded(&r).is_some_and(|m| m > 233),
+        "reference recorded {:?}",
+        recorded(&r)
+    );
+    assert_eq!(recorded(&f), recorded(&r), "mcycle recorded after the flag");
+    assert_eq!(
+        f.digest()
+            .expect("digest")
+            .first_difference(&r.digest().expect("digest")),
+        None
+    );
+    let trace = f.finish_trace();
+    assert!(trace.is_some(), "the tracer recorded the run");
+}

@@ -48,6 +48,7 @@ fn opcode_constants_match_both_tables() {
         ("MOP_CFG", opcodes::MOP_CFG),
         ("REPLAY", opcodes::REPLAY),
         ("RESOURCEDECL", opcodes::RESOURCEDECL),
+        ("MOVD2A", opcodes::MOVD2A),
         ("UNPACR", opcodes::UNPACR),
         ("SETDMAREG", opcodes::SETDMAREG),
         ("DMANOP", opcodes::DMANOP),

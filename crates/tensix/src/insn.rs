@@ -1,9 +1,12 @@
 //! Pre-decoded instructions: each word is decoded once, when it enters the frontend (or when a
 //! MopCfg register is written), into the few facts the frontend and backend need. The hot path
-//! then never looks at strings or tables again.
+//! then never looks at tables again.
 //!
-//! Field positions come from `blackhole_assembly.yaml` / `wormhole_b0_assembly.yaml` (tt-llk
-//! 0.81.1); where both architectures agree the raw bits are read directly.
+//! Every fact comes from the generated instruction table (`bhemu_isa::tensix::{blackhole,
+//! wormhole}`, `scripts/gen-tensix-tables.py`): unit, block-mask category, latency, interval,
+//! load tail and bank facts from the opcode's [`bhemu_isa::tensix::InsnDef`], the fields the
+//! frontend reads (MOP, REPLAY, STALLWAIT, semaphores, bank hand-over) from the generated typed
+//! decode. No instruction is recognised by its name here (docs/instruction-table.md).
 use bhemu_isa::tensix::{self as isa, bank, Arch, ExUnit};
 
 /// Block-mask bits B0-B8 (docs/wait-gate.md WG-1, WG-4, `stall_res`): the ISA crate owns them.
@@ -225,7 +228,7 @@ pub struct Insn {
 impl Insn {
     /// A NOP, used to fill unwritten replay-buffer and MopCfg slots.
     pub fn nop(arch: Arch) -> Insn {
-        predecode(arch, 0x0200_0000)
+        decode(arch, 0x0200_0000)
     }
 }
 
@@ -235,221 +238,6 @@ pub use bhemu_isa::tensix::timing;
 
 fn bit(w: u32, i: u32) -> bool {
     (w >> i) & 1 == 1
-}
-
-/// Decode one word for this frontend. Never fails: unknown opcodes become `Op::Unknown`, which
-/// the Wait Gate reports if one ever tries to pass.
-pub fn predecode(arch: Arch, word: u32) -> Insn {
-    let d = isa::decode(arch, word);
-    let opcode = (word >> 24) as u8;
-    let Some(def) = d.def else {
-        return Insn {
-            word,
-            opcode,
-            unit: Unit::None,
-            block_bits: block::ALL,
-            op: Op::Unknown,
-            latency: 1,
-            interval: 1,
-            from_brisc: false,
-        };
-    };
-    let name = def.name;
-    let mut unit = match def.unit {
-        ExUnit::Cfg => Unit::Config,
-        ExUnit::Math => Unit::Matrix,
-        ExUnit::None => Unit::None,
-        ExUnit::Pack => Unit::Pack,
-        ExUnit::Sfpu => Unit::Vector,
-        ExUnit::Sync => Unit::Sync,
-        ExUnit::Tdma => Unit::Misc,
-        ExUnit::Thcon => Unit::ThCon,
-        ExUnit::Unpack => {
-            // Unpack_block_selection / Unpacker_Select: bit 23 (both YAMLs).
-            if bit(word, 23) {
-                Unit::Unpack1
-            } else {
-                Unit::Unpack0
-            }
-        }
-        ExUnit::Xmov => Unit::Mover,
-    };
-    let block_bits = def.block_bits;
-    let mut latency: u16 = 1;
-    let mut interval: u8 = 1;
-    let flips = ((word >> 22) & 3) as u8;
-    let op = match name {
-        "NOP" => Op::Nop,
-        "MOP" => Op::Mop {
-            template: ((word >> 23) & 1) as u8,
-            count1: ((word >> 16) & 0x7f) as u8,
-            mask_lo: (word & 0xffff) as u16,
-        },
-        "MOP_CFG" => Op::MopCfg {
-            mask_hi: (word & 0xffff) as u16,
-        },
-        "REPLAY" => Op::Replay {
-            start: ((word >> 14) & 0x1f) as u8,
-            len: ((word >> 4) & 0x3f) as u8,
-            exec: bit(word, 1),
-            load: bit(word, 0),
-        },
-        "RESOURCEDECL" => Op::ResourceDecl,
-        "STALLWAIT" => {
-            let stall = ((word >> 15) & 0x1ff) as u16;
-            let raw = word & 0x7fff;
-            // STALLWAIT.md: ConditionMask ? ConditionMask : 0x0F (Blackhole), 0x7F (Wormhole);
-            // BlockMask ? BlockMask : 1 << 6.
-            let conds = match arch {
-                Arch::Blackhole => (if raw == 0 { 0x0f } else { raw as u16 }) & cond::ALL,
-                Arch::WormholeB0 => cond::from_wormhole(if raw == 0 { 0x7f } else { raw }),
-            };
-            Op::StallWait {
-                block: if stall == 0 { block::MATH } else { stall },
-                conds,
-            }
-        }
-        "SEMWAIT" => {
-            let stall = ((word >> 15) & 0x1ff) as u16;
-            Op::SemWait {
-                block: if stall == 0 { block::MATH } else { stall },
-                sems: ((word >> 2) & 0xff) as u8,
-                cond: (word & 3) as u8,
-            }
-        }
-        "SEMINIT" => Op::SemInit {
-            sems: ((word >> 2) & 0xff) as u8,
-            value: ((word >> 16) & 0xf) as u8,
-            max: ((word >> 20) & 0xf) as u8,
-        },
-        "SEMPOST" => Op::SemPost {
-            sems: ((word >> 2) & 0xff) as u8,
-        },
-        "SEMGET" => Op::SemGet {
-            sems: ((word >> 2) & 0xff) as u8,
-        },
-        "ATGETM" => Op::AtGetM {
-            index: word & 0x00ff_ffff,
-        },
-        "ATRELM" => Op::AtRelM {
-            index: word & 0x00ff_ffff,
-        },
-        "UNPACR" => {
-            latency = timing::UNPACR;
-            Op::Unpacr { flip: bit(word, 6) }
-        }
-        "UNPACR_NOP" => {
-            latency = timing::UNPACR_NOP;
-            // Blackhole: field Set_Dvalid (bit 8); Wormhole: mode 0b111 in the low bits
-            // (UNPACR_NOP_SETDVALID.md, p_unpacr_nop::UNP_SET_DVALID).
-            let set_dvalid = match arch {
-                Arch::Blackhole => bit(word, 8),
-                Arch::WormholeB0 => word & 7 == 7,
-            };
-            Op::UnpacrNop { set_dvalid }
-        }
-        "SETDVALID" => Op::SetDvalid {
-            a: bit(word, 0),
-            b: bit(word, 1),
-        },
-        "CLEARDVALID" => Op::ClearDvalid {
-            a: flips & 1 == 1,
-            b: flips & 2 == 2,
-            keep: bit(word, 1),
-            reset: bit(word, 0),
-        },
-        "XMOV" => {
-            latency = timing::XMOV;
-            Op::Xmov
-        }
-        _ => match unit {
-            Unit::Matrix => {
-                let (wait_a, wait_b, fl, lat) = match name {
-                    // MVMUL.md, ELWADD.md, ...: wait for both banks; clear_dvalid hands back.
-                    "MVMUL" | "DOTPV" | "GAPOOL" | "GMPOOL" | "ELWADD" | "ELWSUB" | "ELWMUL" => {
-                        (true, true, flips, timing::MATH_MAC)
-                    }
-                    // MOVA2D.md / SHIFTXA.md wait for SrcA only.
-                    "MOVA2D" => (true, false, 0, timing::MATH_MOV4),
-                    "SHIFTXA" => (true, false, 0, timing::MATH_SIMPLE),
-                    "MOVDBGA2D" => (false, false, 0, timing::MATH_MOV4),
-                    // MOVB2A.md / MOVB2D.md / SHIFTXB.md / TRNSPSRCB.md wait for SrcB only.
-                    "MOVB2A" | "MOVB2D" => (false, true, 0, timing::MATH_MOV4),
-                    "SHIFTXB" => {
-                        interval = 2;
-                        (false, true, 0, timing::MATH_SHIFTXB)
-                    }
-                    "TRNSPSRCB" => (false, true, 0, timing::MATH_SIMPLE),
-                    // MOVD2A.md: does NOT wait (docs/wait-gate.md, LLK pattern 2).
-                    "MOVD2A" | "MOVD2B" => (false, false, 0, timing::MATH_MOVD2A),
-                    // SETRWC.md: clear_ab_vld flips banks like CLR_A/CLR_B.
-                    "SETRWC" => (false, false, flips, timing::MATH_SIMPLE),
-                    _ => (false, false, 0, timing::MATH_SIMPLE),
-                };
-                latency = lat;
-                Op::Math {
-                    wait_a,
-                    wait_b,
-                    flip_a: fl & 1 == 1,
-                    flip_b: fl & 2 == 2,
-                    movd2a: name == "MOVD2A",
-                }
-            }
-            Unit::ThCon => {
-                let (lat, tail) = match name {
-                    "DMANOP" | "SETDMAREG" | "RSTDMA" => (timing::THCON_1, 0),
-                    "REG2FLOP" | "FLUSHDMA" => (timing::THCON_2, 0),
-                    "LOADIND" | "LOADREG" | "ATINCGET" => {
-                        (timing::THCON_3, timing::THCON_LOAD_TAIL)
-                    }
-                    "ATCAS" | "ATINCGETPTR" => (timing::THCON_15, 0),
-                    _ => (timing::THCON_3, 0),
-                };
-                latency = lat;
-                Op::ThCon { mem_tail: tail }
-            }
-            _ => {
-                latency = match (unit, name) {
-                    (
-                        Unit::Vector,
-                        "SFPADD" | "SFPMAD" | "SFPMUL" | "SFPADDI" | "SFPMULI" | "SFPLUT"
-                        | "SFPLUTFP32" | "SFPSWAP" | "SFPMUL24",
-                    ) => timing::SFPU_MAD,
-                    (Unit::Vector, _) => timing::SFPU_SIMPLE,
-                    (Unit::Config, "WRCFG") => timing::CFG_WRCFG,
-                    (Unit::Config, "CFGSHIFTMASK") => {
-                        interval = 2;
-                        timing::CFG_WRCFG
-                    }
-                    (Unit::Config, "RDCFG") => timing::CFG_RDCFG,
-                    (Unit::Config, "STREAMWRCFG") => timing::CFG_STREAMWRCFG,
-                    (Unit::Config, _) => timing::CFG_SETC16,
-                    (Unit::Pack, "PACR_SETREG") => timing::PACR_SETREG,
-                    (Unit::Pack, _) => timing::PACR,
-                    (Unit::Misc, _) => timing::MISC,
-                    (Unit::Sync, _) => timing::SYNC,
-                    _ => 1,
-                };
-                Op::Other
-            }
-        },
-    };
-    if matches!(
-        op,
-        Op::Nop | Op::Mop { .. } | Op::MopCfg { .. } | Op::Replay { .. } | Op::ResourceDecl
-    ) {
-        unit = Unit::None;
-    }
-    Insn {
-        word,
-        opcode,
-        unit,
-        block_bits,
-        op,
-        latency,
-        interval,
-        from_brisc: false,
-    }
 }
 
 /// The frontend's view of an instruction whose fields it reads itself (MOP, REPLAY, the

@@ -2,8 +2,10 @@
 //! latency, interval, load tail, bank waits and hand-back, the frontend's fields) come from the
 //! generated tables (`scripts/gen-tensix-tables.py`). This test pins them, for every opcode of
 //! both architectures and a spread of field values, to what the hand-written decode by name
-//! (`predecode`, removed after this test landed) gave: `fixtures/instruction_facts.txt` holds
-//! one line per opcode (its facts with all fields zero) and a digest over every probed word.
+//! (`predecode`) gave: `fixtures/instruction_facts.txt` was written by `predecode` in the commit
+//! that added this test, where a second test checked the table-driven decode equal to it word
+//! for word, and `predecode` was removed in the next. The fixture holds one line per opcode (its
+//! facts with all fields zero) and a digest over every probed word.
 //!
 //! A deliberate change of a fact is made in the generator, then this fixture is rewritten with
 //! `cargo test -p bhemu-tensix --test instruction_facts -- --ignored bless` and the diff
@@ -16,7 +18,15 @@ const FIXTURE: &str = "tests/fixtures/instruction_facts.txt";
 /// The low 24 bits probed for each opcode: none, all, each bit alone, alternating patterns,
 /// the STALLWAIT defaults' edges, and a few pseudo-random words.
 fn patterns() -> Vec<u32> {
-    let mut p = vec![0, 0x00ff_ffff, 0x00aa_aaaa, 0x0055_5555, 0x7fff, 0x8007, 0x00c0_0000];
+    let mut p = vec![
+        0,
+        0x00ff_ffff,
+        0x00aa_aaaa,
+        0x0055_5555,
+        0x7fff,
+        0x8007,
+        0x00c0_0000,
+    ];
     p.extend((0..24).map(|b| 1u32 << b));
     let mut x: u32 = 0x2545_f491;
     for _ in 0..16 {
@@ -90,19 +100,6 @@ fn generated_facts_equal_the_frozen_expectation() {
     assert_eq!(got.lines().count(), want.lines().count());
 }
 
-#[test]
-fn table_decode_equals_the_decode_by_name_for_every_probed_word() {
-    for arch in Arch::ALL {
-        for opcode in 0..=255u32 {
-            for p in patterns() {
-                let w = opcode << 24 | p;
-                let old = bhemu_tensix::insn::predecode(arch, w);
-                assert_eq!(decode(arch, w), old, "{arch:?} {w:#010x}");
-            }
-        }
-    }
-}
-
 /// The bit-level rules `decode` applies from the table's facts hold for every instruction:
 /// an Unpacker instruction selects its unpacker with a 1-bit field at bit 23, and an
 /// instruction that hands banks back has its 2-bit `clear_dvalid` field at bits 23:22.
@@ -125,7 +122,12 @@ fn the_bit_rules_decode_relies_on_hold_for_every_instruction() {
                 );
             }
             if def.waits != 0 || def.hands_back {
-                assert_eq!(def.unit, ExUnit::Math, "{}: bank facts off the Matrix Unit", def.name);
+                assert_eq!(
+                    def.unit,
+                    ExUnit::Math,
+                    "{}: bank facts off the Matrix Unit",
+                    def.name
+                );
             }
         }
     }
@@ -135,5 +137,5 @@ fn the_bit_rules_decode_relies_on_hold_for_every_instruction() {
 #[test]
 #[ignore]
 fn bless() {
-    std::fs::write(FIXTURE, render(bhemu_tensix::insn::predecode)).expect("fixture written");
+    std::fs::write(FIXTURE, render(decode)).expect("fixture written");
 }

@@ -445,6 +445,22 @@ def emit(arch, yaml_name, insns):
     w("        }")
     w("    }")
     w("}")
+    # Operand structs: an instruction's fields as one value, for unit functions that take many.
+    w("")
+    w("/// Each instruction's operands as one struct (same names and types as the [`Visit`] method's")
+    w("/// parameters), for unit functions that take many: the visitor builds it from its typed")
+    w("/// fields, so no unit re-matches the instruction.")
+    w("pub mod operands {")
+    for i in insns:
+        if not i["fields"]:
+            continue
+        w("    /// `%s` operands." % i["name"])
+        w("    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]")
+        w("    pub struct %s {" % camel(i["name"]))
+        for n, _, wd in i["fields"]:
+            w("        pub %s: %s," % (snake(n), rust_ty(wd)))
+        w("    }")
+    w("}")
     # Visitor: one method per opcode, so an implementor that forgets one does not compile.
     w("")
     w("/// One method per %s instruction, called by [`visit`] with the decoded fields. Adding an" % label)

@@ -3564,6 +3564,1041 @@ impl Insn {
     }
 }
 
+/// Each instruction's operands as one struct (same names and types as the [`Visit`] method's
+/// parameters), for unit functions that take many: the visitor builds it from its typed
+/// fields, so no unit re-matches the instruction.
+pub mod operands {
+    /// `MOP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mop {
+        pub mop_type: u8,
+        pub loop_count: u8,
+        pub zmask_lo16_or_loop_count: u16,
+    }
+    /// `MOP_CFG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct MopCfg {
+        pub zmask_hi16: u32,
+    }
+    /// `REPLAY` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Replay {
+        pub start_idx: u16,
+        pub len: u16,
+        pub execute_while_loading: u8,
+        pub load_mode: u8,
+    }
+    /// `RESOURCEDECL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Resourcedecl {
+        pub linger_time: u16,
+        pub resources: u16,
+        pub op_class: u8,
+    }
+    /// `MOVD2A` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movd2a {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `MOVDBGA2D` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movdbga2d {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `MOVD2B` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movd2b {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `MOVB2A` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movb2a {
+        pub srca: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub srcb: u16,
+    }
+    /// `MOVDBGB2D` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movdbgb2d {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub movb2d_instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `ZEROACC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Zeroacc {
+        pub clear_mode: u8,
+        pub use_32_bit_mode: u8,
+        pub clear_zero_flags: u8,
+        pub addr_mode: u8,
+        pub where_: u16,
+    }
+    /// `ZEROSRC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Zerosrc {
+        pub zero_val: u32,
+        pub write_mode: u8,
+        pub bank_mask: u8,
+        pub src_mask: u8,
+    }
+    /// `MOVA2D` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mova2d {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `MOVB2D` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movb2d {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub movb2d_instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `SHIFTXA` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Shiftxa {
+        pub log2_amount2: u32,
+        pub shift_mode: u8,
+    }
+    /// `SHIFTXB` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Shiftxb {
+        pub addr_mode: u16,
+        pub rot_shift: u8,
+        pub shift_row: u16,
+    }
+    /// `SETASHRMH0` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setashrmh0 {
+        pub reg_mask: u32,
+        pub halo_mask: u8,
+    }
+    /// `SETASHRMH1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setashrmh1 {
+        pub reg_mask: u32,
+        pub halo_mask: u8,
+    }
+    /// `SETASHRMV` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setashrmv {
+        pub reg_mask2: u32,
+    }
+    /// `SETPKEDGOF` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setpkedgof {
+        pub y_end: u16,
+        pub y_start: u8,
+        pub x_end: u8,
+        pub x_start: u8,
+    }
+    /// `SETASHRMH` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setashrmh {
+        pub reg_mask: u32,
+        pub halo_mask: u8,
+    }
+    /// `CONV3S1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Conv3s1 {
+        pub clear_dvalid: u8,
+        pub rotate_weights: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `CONV3S2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Conv3s2 {
+        pub clear_dvalid: u8,
+        pub rotate_weights: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `MPOOL3S1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mpool3s1 {
+        pub clear_dvalid: u8,
+        pub pool_addr_mode: u8,
+        pub index_en: u8,
+        pub dst: u16,
+    }
+    /// `APOOL3S1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Apool3s1 {
+        pub clear_dvalid: u8,
+        pub pool_addr_mode: u8,
+        pub index_en: u8,
+        pub dst: u16,
+    }
+    /// `MVMUL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mvmul {
+        pub clear_dvalid: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `ELWMUL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Elwmul {
+        pub clear_dvalid: u8,
+        pub dest_accum_en: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `ELWADD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Elwadd {
+        pub clear_dvalid: u8,
+        pub dest_accum_en: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `DOTPV` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Dotpv {
+        pub clear_dvalid: u8,
+        pub dest_accum_en: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `ELWSUB` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Elwsub {
+        pub clear_dvalid: u8,
+        pub dest_accum_en: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `MPOOL3S2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mpool3s2 {
+        pub clear_dvalid: u8,
+        pub pool_addr_mode: u8,
+        pub index_en: u8,
+        pub dst: u16,
+    }
+    /// `APOOL3S2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Apool3s2 {
+        pub clear_dvalid: u8,
+        pub pool_addr_mode: u8,
+        pub index_en: u8,
+        pub dst: u16,
+    }
+    /// `GMPOOL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Gmpool {
+        pub clear_dvalid: u8,
+        pub instr_mod19: u8,
+        pub pool_addr_mode: u8,
+        pub max_pool_index_en: u8,
+        pub dst: u16,
+    }
+    /// `GAPOOL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Gapool {
+        pub clear_dvalid: u8,
+        pub instr_mod19: u8,
+        pub pool_addr_mode: u8,
+        pub max_pool_index_en: u8,
+        pub dst: u16,
+    }
+    /// `GATESRCRST` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Gatesrcrst {
+        pub reset_srcb_gate_control: u32,
+        pub reset_srca_gate_control: u8,
+    }
+    /// `CLEARDVALID` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Cleardvalid {
+        pub cleardvalid: u8,
+        pub reset: u32,
+    }
+    /// `SETRWC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setrwc {
+        pub clear_ab_vld: u8,
+        pub rwc_cr: u8,
+        pub rwc_d: u8,
+        pub rwc_b: u8,
+        pub rwc_a: u8,
+        pub bit_mask: u8,
+    }
+    /// `INCRWC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Incrwc {
+        pub rwc_cr: u8,
+        pub rwc_d: u8,
+        pub rwc_b: u8,
+        pub rwc_a: u8,
+    }
+    /// `SETIBRWC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setibrwc {
+        pub rwc_cr: u8,
+        pub rwc_bias: u16,
+        pub set_inc_ctrl: u8,
+    }
+    /// `MFCONV3S1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mfconv3s1 {
+        pub clear_dvalid: u8,
+        pub rotate_weights: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `XMOV` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Xmov {
+        pub mov_block_selection: u8,
+        pub last: u32,
+    }
+    /// `PACR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Pacr {
+        pub cfg_context: u8,
+        pub row_pad_zero: u8,
+        pub dst_access_mode: u8,
+        pub addr_mode: u8,
+        pub addr_cnt_context: u8,
+        pub zero_write: u8,
+        pub read_intf_sel: u8,
+        pub ovrd_thread_id: u8,
+        pub concat: u8,
+        pub ctxt_ctrl: u8,
+        pub flush: u8,
+        pub last: u8,
+    }
+    /// `UNPACR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Unpacr {
+        pub unpack_block_selection: u8,
+        pub addr_mode: u8,
+        pub cfg_context_cnt_inc: u8,
+        pub cfg_context_id: u8,
+        pub addr_cnt_context_id: u8,
+        pub ovrd_thread_id: u8,
+        pub set_dat_valid: u8,
+        pub srcb_bcast: u8,
+        pub zero_write2: u8,
+        pub auto_inc_context_id: u8,
+        pub row_search: u8,
+        pub search_cache_flush: u8,
+        pub last: u8,
+    }
+    /// `UNPACR_NOP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct UnpacrNop {
+        pub unpacker_select: u8,
+        pub stream_id: u8,
+        pub msg_clr_cnt: u8,
+        pub set_dvalid: u8,
+        pub clr_to1_fmt_ctrl: u8,
+        pub stall_clr_cntrl: u8,
+        pub bank_clr_ctrl: u8,
+        pub src_clr_val_ctrl: u8,
+        pub unpack_pop: u8,
+    }
+    /// `SETDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setdmareg {
+        pub payload_sig_sel_size: u8,
+        pub payload_sig_sel: u16,
+        pub set_signals_mode: u8,
+        pub reg_index16b: u8,
+    }
+    /// `FLUSHDMA` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Flushdma {
+        pub flush_spec: u32,
+    }
+    /// `REG2FLOP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Reg2flop {
+        pub size_sel: u8,
+        pub target_sel: u8,
+        pub byte_offset: u8,
+        pub context_id_2: u8,
+        pub flop_index: u16,
+        pub reg_index: u8,
+    }
+    /// `LOADIND` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Loadind {
+        pub size_sel: u8,
+        pub offset_index: u8,
+        pub auto_inc_spec: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `PACR_SETREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PacrSetreg {
+        pub push: u8,
+        pub mode_sel: u8,
+        pub unused: u16,
+        pub disable_stall: u8,
+        pub addr_sel: u8,
+        pub stream_id: u8,
+        pub flush: u8,
+        pub last: u8,
+    }
+    /// `SETADC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setadc {
+        pub cnt_set_mask: u8,
+        pub channel_index: u8,
+        pub dimension_index: u8,
+        pub value: u32,
+    }
+    /// `SETADCXY` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setadcxy {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+        pub bit_mask: u8,
+    }
+    /// `INCADCXY` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Incadcxy {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+    }
+    /// `ADDRCRXY` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Addrcrxy {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+        pub bit_mask: u8,
+    }
+    /// `SETADCZW` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setadczw {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+        pub bit_mask: u8,
+    }
+    /// `INCADCZW` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Incadczw {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+    }
+    /// `ADDRCRZW` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Addrcrzw {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+        pub bit_mask: u8,
+    }
+    /// `SETDVALID` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setdvalid {
+        pub setvalid: u32,
+    }
+    /// `ADDDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Adddmareg {
+        pub op_bis_const: u8,
+        pub result_reg_index: u16,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `SUBDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Subdmareg {
+        pub op_bis_const: u8,
+        pub result_reg_index: u16,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `MULDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Muldmareg {
+        pub op_bis_const: u8,
+        pub result_reg_index: u16,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `BITWOPDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Bitwopdmareg {
+        pub op_bis_const: u8,
+        pub op_sel: u8,
+        pub result_reg_index: u8,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `SHIFTDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Shiftdmareg {
+        pub op_bis_const: u8,
+        pub op_sel: u8,
+        pub result_reg_index: u8,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `CMPDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Cmpdmareg {
+        pub op_bis_const: u8,
+        pub op_sel: u8,
+        pub result_reg_index: u8,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `SETADCXX` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setadcxx {
+        pub cnt_set_mask: u8,
+        pub x_end2: u16,
+        pub x_start: u16,
+    }
+    /// `ATINCGET` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atincget {
+        pub mem_hier_sel: u8,
+        pub wrap_val: u16,
+        pub sel32b: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `ATINCGETPTR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atincgetptr {
+        pub mem_hier_sel: u8,
+        pub no_incr: u8,
+        pub incr_val: u8,
+        pub wrap_val: u8,
+        pub sel32b: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `ATSWAP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atswap {
+        pub mem_hier_sel: u8,
+        pub swap_mask: u16,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `ATCAS` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atcas {
+        pub mem_hier_sel: u8,
+        pub swap_val: u8,
+        pub cmp_val: u8,
+        pub sel32b: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `STOREIND` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Storeind {
+        pub mem_hier_sel: u8,
+        pub size_sel: u8,
+        pub reg_size_sel: u8,
+        pub offset_index: u8,
+        pub auto_inc_spec: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `STOREREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Storereg {
+        pub tdma_data_reg_index: u8,
+        pub reg_addr: u32,
+    }
+    /// `LOADREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Loadreg {
+        pub tdma_data_reg_index: u8,
+        pub reg_addr: u32,
+    }
+    /// `SFPLOAD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpload {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub sfpu_addr_mode: u8,
+        pub dest_reg_addr: u16,
+    }
+    /// `SFPLOADI` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfploadi {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub imm16: u16,
+    }
+    /// `SFPSTORE` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpstore {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub sfpu_addr_mode: u8,
+        pub dest_reg_addr: u16,
+    }
+    /// `SFPLUT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfplut {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub dest_reg_addr: u16,
+    }
+    /// `SFPMULI` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmuli {
+        pub imm16_math: u16,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPADDI` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpaddi {
+        pub imm16_math: u16,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPDIVP2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpdivp2 {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPEXEXP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpexexp {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPEXMAN` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpexman {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPIADD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpiadd {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSHFT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpshft {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSETCC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpsetcc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPMOV` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmov {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPABS` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpabs {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPAND` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpand {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPOR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpor {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPNOT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpnot {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPLZ` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfplz {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSETEXP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpsetexp {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSETMAN` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpsetman {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPMAD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmad {
+        pub lreg_src_a: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPADD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpadd {
+        pub lreg_src_a: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPMUL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmul {
+        pub lreg_src_a: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPPUSHC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfppushc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPPOPC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfppopc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSETSGN` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpsetsgn {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPENCC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpencc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPCOMPC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpcompc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPTRANSP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfptransp {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPXOR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpxor {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFP_STOCH_RND` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct SfpStochRnd {
+        pub rnd_mode: u8,
+        pub imm8_math: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPCAST` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpcast {
+        pub lreg_src_c: u16,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPCONFIG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpconfig {
+        pub imm16_math: u16,
+        pub config_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSWAP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpswap {
+        pub imm12_math: u16,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPLOADMACRO` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfploadmacro {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub sfpu_addr_mode: u8,
+        pub dest_reg_addr: u16,
+    }
+    /// `SFPSHFT2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpshft2 {
+        pub imm12_math: u16,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPLUTFP32` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfplutfp32 {
+        pub lreg_dest: u32,
+        pub instr_mod1: u8,
+    }
+    /// `SFPLE` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfple {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPGT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpgt {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPMUL24` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmul24 {
+        pub lreg_src_a: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPARECIP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfparecip {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `ATGETM` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atgetm {
+        pub mutex_index: u32,
+    }
+    /// `ATRELM` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atrelm {
+        pub mutex_index: u32,
+    }
+    /// `STALLWAIT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Stallwait {
+        pub stall_res: u16,
+        pub wait_res: u16,
+    }
+    /// `SEMINIT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Seminit {
+        pub max_value: u8,
+        pub init_value: u8,
+        pub sem_sel: u16,
+    }
+    /// `SEMPOST` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sempost {
+        pub sem_sel: u32,
+    }
+    /// `SEMGET` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Semget {
+        pub sem_sel: u32,
+    }
+    /// `SEMWAIT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Semwait {
+        pub stall_res: u16,
+        pub sem_sel: u16,
+        pub wait_sem_cond: u8,
+    }
+    /// `STREAMWAIT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Streamwait {
+        pub stall_res: u16,
+        pub target_value: u16,
+        pub target_sel: u8,
+        pub wait_stream_sel: u8,
+    }
+    /// `WRCFG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Wrcfg {
+        pub gpr_address: u8,
+        pub wr128b: u8,
+        pub cfg_reg: u16,
+    }
+    /// `RDCFG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rdcfg {
+        pub gpr_address: u8,
+        pub cfg_reg: u16,
+    }
+    /// `SETC16` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setc16 {
+        pub setc16_reg: u8,
+        pub setc16_value: u16,
+    }
+    /// `RMWCIB0` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rmwcib0 {
+        pub mask: u8,
+        pub data: u8,
+        pub cfg_reg_addr: u8,
+    }
+    /// `RMWCIB1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rmwcib1 {
+        pub mask: u8,
+        pub data: u8,
+        pub cfg_reg_addr: u8,
+    }
+    /// `RMWCIB2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rmwcib2 {
+        pub mask: u8,
+        pub data: u8,
+        pub cfg_reg_addr: u8,
+    }
+    /// `RMWCIB3` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rmwcib3 {
+        pub mask: u8,
+        pub data: u8,
+        pub cfg_reg_addr: u8,
+    }
+    /// `STREAMWRCFG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Streamwrcfg {
+        pub stream_id_sel: u8,
+        pub stream_reg_addr: u16,
+        pub cfg_reg: u16,
+    }
+    /// `CFGSHIFTMASK` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Cfgshiftmask {
+        pub disable_mask_on_old_val: u8,
+        pub operation: u8,
+        pub mask_width: u8,
+        pub right_cshift_amt: u8,
+        pub scratch_sel: u8,
+        pub cfg_reg: u8,
+    }
+}
+
 /// One method per Blackhole instruction, called by [`visit`] with the decoded fields. Adding an
 /// instruction to the table adds a method here, so every implementor must decide what it
 /// does: a missing opcode is a compile error, never a silent fallthrough.

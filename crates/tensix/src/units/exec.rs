@@ -5,6 +5,7 @@
 //! Wait Gate; here they are `Ok(())`. Matrix Unit arithmetic and every `SFP*` instruction go
 //! to [`compute::matrix_unit`] / [`compute::vector_unit`].
 #![allow(unused_variables)]
+use bhemu_isa::tensix::blackhole::operands::{Pacr, Unpacr};
 use bhemu_isa::tensix::blackhole::{Insn, Visit};
 
 use super::{
@@ -338,7 +339,23 @@ impl Visit for Exec<'_, '_> {
         flush: u8,
         last: u8,
     ) -> UnitResult {
-        pack::pacr(self.ctx, &self.insn)
+        pack::pacr(
+            self.ctx,
+            Pacr {
+                cfg_context,
+                row_pad_zero,
+                dst_access_mode,
+                addr_mode,
+                addr_cnt_context,
+                zero_write,
+                read_intf_sel,
+                ovrd_thread_id,
+                concat,
+                ctxt_ctrl,
+                flush,
+                last,
+            },
+        )
     }
     fn unpacr(
         &mut self,
@@ -356,7 +373,24 @@ impl Visit for Exec<'_, '_> {
         search_cache_flush: u8,
         last: u8,
     ) -> UnitResult {
-        unpack::unpacr(self.ctx, &self.insn)
+        unpack::unpacr(
+            self.ctx,
+            Unpacr {
+                unpack_block_selection,
+                addr_mode,
+                cfg_context_cnt_inc,
+                cfg_context_id,
+                addr_cnt_context_id,
+                ovrd_thread_id,
+                set_dat_valid,
+                srcb_bcast,
+                zero_write2,
+                auto_inc_context_id,
+                row_search,
+                search_cache_flush,
+                last,
+            },
+        )
     }
     fn unpacr_nop(
         &mut self,

@@ -117,6 +117,7 @@ pub mod opcodes {
     pub const RESOURCEDECL: u8 = 0x05;
     /// The Matrix Unit move whose Dst read the frontend tracks (`Op::Math::movd2a`).
     pub const MOVD2A: u8 = 0x08;
+    pub const PACR: u8 = 0x41;
     pub const UNPACR: u8 = 0x42;
     pub const SETDMAREG: u8 = 0x45;
     /// Not a NOP for the MOP expander (docs/mop-replay.md).

@@ -10,7 +10,11 @@ DATA_DIR is tt-llk as shipped in the ttnn 0.81.1 wheel (Apache-2.0), i.e. the di
 default `.cache/metal-runtime/root/tt_metal/tt-llk` (filled by scripts/setup-metal-runtime.sh).
 A flat directory holding `blackhole_assembly.yaml` and `wormhole_b0_assembly.yaml` works too.
 Only facts are carried over: instruction names, opcodes, field names and start bits, and
-the backend unit (`ex_resource`). No description text from the YAML is emitted.
+the backend unit (`ex_resource`). No description text from the YAML is emitted. The timing
+and bank facts the YAML does not hold (latency, issue interval, load tail, SrcA/SrcB waits,
+bank hand-back) come from TIMING / UNIT_TIMING / BANKS below, each citing its page, and are
+emitted per opcode too, so every ISA fact of an instruction sits in one table entry
+(docs/instruction-table.md).
 
 With --stallwait-doc DIR (a checkout of jasondavies/tt-isa-documentation, or any directory
 holding {BlackholeA0,WormholeB0}/TensixTile/TensixCoprocessor/STALLWAIT.md), the block-mask
@@ -89,6 +93,107 @@ ARCH_OVERRIDES = {
     "blackhole": {"SEMWAIT": (ALL, "BlackholeA0 STALLWAIT.md: blocked by every bit B0-B8")},
     "wormhole": {"SEMWAIT": (["SYNC"], "WormholeB0 STALLWAIT.md: SEMWAIT row has B1 only")},
 }
+
+
+# Cycles an instruction stays in its unit, by backend unit, where no per-instruction figure
+# applies (names of `bhemu_isa::tensix::timing` constants; the pages are cited there).
+UNIT_TIMING = {
+    "SYNC": "SYNC",
+    "MATH": "MATH_SIMPLE",
+    "SFPU": "SFPU_SIMPLE",
+    "CFG": "CFG_SETC16",
+    "PACK": "PACR",
+    "TDMA": "MISC",
+    "THCON": "THCON_3",
+    "UNPACK": "UNDOCUMENTED",
+    "XMOV": "UNDOCUMENTED",
+    "NONE": "UNDOCUMENTED",
+}
+
+# Per-instruction timing: name -> (latency constant, issue interval, ThCon load tail constant).
+# An instruction not listed takes its unit's UNIT_TIMING figure, interval 1, no tail.
+TIMING = {
+    # MatrixUnit.md
+    "MVMUL": ("MATH_MAC", 1, None),
+    "DOTPV": ("MATH_MAC", 1, None),
+    "GAPOOL": ("MATH_MAC", 1, None),
+    "GMPOOL": ("MATH_MAC", 1, None),
+    "ELWADD": ("MATH_MAC", 1, None),
+    "ELWSUB": ("MATH_MAC", 1, None),
+    "ELWMUL": ("MATH_MAC", 1, None),
+    "MOVA2D": ("MATH_MOV4", 1, None),
+    "MOVDBGA2D": ("MATH_MOV4", 1, None),
+    "MOVB2A": ("MATH_MOV4", 1, None),
+    "MOVB2D": ("MATH_MOV4", 1, None),
+    "MOVD2A": ("MATH_MOVD2A", 1, None),
+    "MOVD2B": ("MATH_MOVD2A", 1, None),
+    "SHIFTXB": ("MATH_SHIFTXB", 2, None),
+    # BlackholeA0 VectorUnit.md: the MAD sub-unit's instructions
+    "SFPADD": ("SFPU_MAD", 1, None),
+    "SFPMAD": ("SFPU_MAD", 1, None),
+    "SFPMUL": ("SFPU_MAD", 1, None),
+    "SFPADDI": ("SFPU_MAD", 1, None),
+    "SFPMULI": ("SFPU_MAD", 1, None),
+    "SFPLUT": ("SFPU_MAD", 1, None),
+    "SFPLUTFP32": ("SFPU_MAD", 1, None),
+    "SFPSWAP": ("SFPU_MAD", 1, None),
+    "SFPMUL24": ("SFPU_MAD", 1, None),
+    # BlackholeA0 ConfigurationUnit.md
+    "WRCFG": ("CFG_WRCFG", 1, None),
+    "CFGSHIFTMASK": ("CFG_WRCFG", 2, None),
+    "RDCFG": ("CFG_RDCFG", 1, None),
+    "STREAMWRCFG": ("CFG_STREAMWRCFG", 1, None),
+    # ScalarUnit.md (lower bounds)
+    "DMANOP": ("THCON_1", 1, None),
+    "SETDMAREG": ("THCON_1", 1, None),
+    "RSTDMA": ("THCON_1", 1, None),
+    "REG2FLOP": ("THCON_2", 1, None),
+    "FLUSHDMA": ("THCON_2", 1, None),
+    "LOADIND": ("THCON_3", 1, "THCON_LOAD_TAIL"),
+    "LOADREG": ("THCON_3", 1, "THCON_LOAD_TAIL"),
+    "ATINCGET": ("THCON_3", 1, "THCON_LOAD_TAIL"),
+    "ATCAS": ("THCON_15", 1, None),
+    "ATINCGETPTR": ("THCON_15", 1, None),
+    # Unpacker, Packer, Mover (placeholders, see `timing`)
+    "UNPACR": ("UNPACR", 1, None),
+    "UNPACR_NOP": ("UNPACR_NOP", 1, None),
+    "PACR_SETREG": ("PACR_SETREG", 1, None),
+    "XMOV": ("XMOV", 1, None),
+}
+
+# Matrix Unit bank facts: name -> (banks waited for at the Wait Gate, whether bits 23:22
+# (`clear_dvalid` / `clear_ab_vld`) hand banks back to the Unpackers). Not listed: no wait, no
+# hand-back. MVMUL.md, ELWADD.md, ...: wait for both; MOVA2D.md / SHIFTXA.md: SrcA;
+# MOVB2A.md / MOVB2D.md / SHIFTXB.md / TRNSPSRCB.md: SrcB; MOVD2A.md: no wait
+# (docs/wait-gate.md, LLK pattern 2); SETRWC.md: clear_ab_vld flips banks like CLR_A/CLR_B.
+BANKS = {
+    "MVMUL": ("AB", True),
+    "DOTPV": ("AB", True),
+    "GAPOOL": ("AB", True),
+    "GMPOOL": ("AB", True),
+    "ELWADD": ("AB", True),
+    "ELWSUB": ("AB", True),
+    "ELWMUL": ("AB", True),
+    "MOVA2D": ("A", False),
+    "SHIFTXA": ("A", False),
+    "MOVB2A": ("B", False),
+    "MOVB2D": ("B", False),
+    "SHIFTXB": ("B", False),
+    "TRNSPSRCB": ("B", False),
+    "SETRWC": ("", True),
+}
+
+
+def timing_of(name, unit):
+    lat, interval, tail = TIMING.get(name, (UNIT_TIMING[unit], 1, None))
+    waits, hands_back = BANKS.get(name, ("", False)) if unit == "MATH" else ("", False)
+    return {
+        "latency": "timing::" + lat,
+        "interval": interval,
+        "mem_tail": ("timing::" + tail) if tail else "0",
+        "waits": " | ".join("bank::SRC" + b for b in waits) or "0",
+        "hands_back": "true" if hands_back else "false",
+    }
 
 
 def block_of(arch, name, unit):
@@ -217,7 +322,7 @@ def emit(arch, yaml_name, insns):
     w("//! %s Tensix instructions: the table (%d entries, by opcode), the opcode index, and the" % (label, len(insns)))
     w("//! typed view [`Insn`], all generated from the same facts.")
     w("#![allow(clippy::unreadable_literal, clippy::identity_op, clippy::unnecessary_cast)]")
-    w("use super::{block, ExUnit, FieldDef, InsnDef};")
+    w("use super::{bank, block, timing, ExUnit, FieldDef, InsnDef};")
     w("")
     w("/// Every instruction of this architecture, sorted by opcode. Fields are in assembly operand")
     w("/// order (descending start bit).")
@@ -229,8 +334,9 @@ def emit(arch, yaml_name, insns):
             'FieldDef { name: "%s", start_bit: %d, width: %d }' % (n, s, wd) for n, s, wd in i["fields"]
         )
         w(
-            '    InsnDef { name: "%s", opcode: 0x%02x, unit: ExUnit::%s, block_bits: %s, fields: &[%s] },'
-            % (i["name"], i["opcode"], UNITS[i["unit"]], block_expr(i["bits"]), fields)
+            '    InsnDef { name: "%s", opcode: 0x%02x, unit: ExUnit::%s, block_bits: %s, latency: %s, interval: %d, mem_tail: %s, waits: %s, hands_back: %s, fields: &[%s] },'
+            % (i["name"], i["opcode"], UNITS[i["unit"]], block_expr(i["bits"]), i["t"]["latency"], i["t"]["interval"],
+               i["t"]["mem_tail"], i["t"]["waits"], i["t"]["hands_back"], fields)
         )
     w("];")
     w("")
@@ -243,6 +349,43 @@ def emit(arch, yaml_name, insns):
     for row in range(16):
         w("    " + ", ".join("0x%02x" % v for v in idx[row * 16 : row * 16 + 16]) + ",")
     w("];")
+    w("")
+    # The Vector Unit's opcodes alone, so its dispatch matches exhaustively: an SFPU
+    # instruction added to the table is a compile error there until it is given semantics.
+    sfpu = [i for i in insns if i["unit"] == "SFPU"]
+    w("/// The %s Vector Unit (SFPU) opcodes: the table's instructions whose unit is" % label)
+    w("/// [`ExUnit::Sfpu`]. The SFPU matches these exhaustively, so a Vector Unit instruction added")
+    w("/// to the table does not compile until the unit gives it a meaning.")
+    w("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]")
+    w("#[repr(u8)]")
+    w("pub enum SfpuOpcode {")
+    for i in sfpu:
+        w("    %s = 0x%02x," % (camel(i["name"]), i["opcode"]))
+    w("}")
+    w("")
+    w("impl SfpuOpcode {")
+    w("    /// The Vector Unit instruction with this opcode, `None` for any other opcode.")
+    w("    pub fn from_u8(opcode: u8) -> Option<SfpuOpcode> {")
+    w("        match opcode {")
+    for i in sfpu:
+        w("            0x%02x => Some(SfpuOpcode::%s)," % (i["opcode"], camel(i["name"])))
+    w("            _ => None,")
+    w("        }")
+    w("    }")
+    w("")
+    w("    /// The table entry: every fact of the instruction.")
+    w("    pub fn def(self) -> &'static InsnDef {")
+    w("        match self {")
+    for i in sfpu:
+        w("            SfpuOpcode::%s => &TABLE[%d]," % (camel(i["name"]), insns.index(i)))
+    w("        }")
+    w("    }")
+    w("")
+    w("    /// The name as the table spells it (`SFPMAD`, `SFP_STOCH_RND`).")
+    w("    pub fn name(self) -> &'static str {")
+    w("        self.def().name")
+    w("    }")
+    w("}")
     w("")
     # Typed view.
     w("/// One decoded %s instruction with its operands as named fields. Bits outside every" % label)
@@ -302,6 +445,22 @@ def emit(arch, yaml_name, insns):
     w("        }")
     w("    }")
     w("}")
+    # Operand structs: an instruction's fields as one value, for unit functions that take many.
+    w("")
+    w("/// Each instruction's operands as one struct (same names and types as the [`Visit`] method's")
+    w("/// parameters), for unit functions that take many: the visitor builds it from its typed")
+    w("/// fields, so no unit re-matches the instruction.")
+    w("pub mod operands {")
+    for i in insns:
+        if not i["fields"]:
+            continue
+        w("    /// `%s` operands." % i["name"])
+        w("    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]")
+        w("    pub struct %s {" % camel(i["name"]))
+        for n, _, wd in i["fields"]:
+            w("        pub %s: %s," % (snake(n), rust_ty(wd)))
+        w("    }")
+    w("}")
     # Visitor: one method per opcode, so an implementor that forgets one does not compile.
     w("")
     w("/// One method per %s instruction, called by [`visit`] with the decoded fields. Adding an" % label)
@@ -338,6 +497,12 @@ def emit(arch, yaml_name, insns):
     return path
 
 
+def check_facts(arch, insns):
+    """Every name in TIMING / BANKS must be an instruction of some architecture, so a typo
+    cannot silently give an instruction its unit's default."""
+    return {i["name"] for i in insns}
+
+
 def main():
     ap = argparse.ArgumentParser()
     default_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".cache",
@@ -346,6 +511,7 @@ def main():
     ap.add_argument("--stallwait-doc", help="tt-isa-documentation checkout to cross-check block masks")
     args = ap.parse_args()
     written = []
+    seen = set()
     for arch, yname, expected, docdir in ARCHES:
         flat = os.path.join(args.data_dir, yname)
         wheel = os.path.join(args.data_dir, "tt_llk_" + yname.replace("_assembly.yaml", ""),
@@ -356,13 +522,18 @@ def main():
             i["bits"] = bits
             i["block"] = block_mask(bits)
             i["why"] = "%s: %s (%s)" % (i["name"], block_expr(bits), why)
+            i["t"] = timing_of(i["name"], i["unit"])
             names = [snake(n) for n, _, _ in i["fields"]]
             if len(set(names)) != len(names):
                 sys.exit("%s: field names collide after snake_case: %r" % (i["name"], names))
         if args.stallwait_doc:
             check_doc(arch, insns, args.stallwait_doc, docdir)
+        seen |= check_facts(arch, insns)
         written.append(emit(arch, yname, insns))
         print("%s: %d instructions" % (arch, len(insns)))
+    unknown = sorted((set(TIMING) | set(BANKS)) - seen)
+    if unknown:
+        sys.exit("TIMING/BANKS name instructions no table has: %r" % unknown)
     subprocess.call(["rustfmt", "--edition", "2021"] + written)
 
 

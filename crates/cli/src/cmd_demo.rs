@@ -49,8 +49,7 @@ fn tensix_part() -> Result<bool, CliError> {
     let r = runner::run(&prog, runner::RunOptions::default());
     let posts = r.cycles_of(1, opcodes::SEMPOST);
     let gets = r.cycles_of(2, opcodes::SEMGET);
-    let pacr = bhemu_isa::tensix::lookup_name(Arch::Blackhole, "PACR").map_or(0, |d| d.opcode);
-    let packs = r.cycles_of(2, pacr);
+    let packs = r.cycles_of(2, opcodes::PACR);
     println!("   T1 posted a finished Dst half at cycles {posts:?}");
     println!("   T2 released a packed half at cycles    {gets:?}");
     println!(

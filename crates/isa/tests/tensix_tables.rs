@@ -48,6 +48,8 @@ fn opcode_constants_match_both_tables() {
         ("MOP_CFG", opcodes::MOP_CFG),
         ("REPLAY", opcodes::REPLAY),
         ("RESOURCEDECL", opcodes::RESOURCEDECL),
+        ("MOVD2A", opcodes::MOVD2A),
+        ("PACR", opcodes::PACR),
         ("UNPACR", opcodes::UNPACR),
         ("SETDMAREG", opcodes::SETDMAREG),
         ("DMANOP", opcodes::DMANOP),
@@ -65,7 +67,7 @@ fn opcode_constants_match_both_tables() {
     ];
     for arch in Arch::ALL {
         for (name, op) in named {
-            let blackhole_only = matches!(name, "RESOURCEDECL" | "STREAMWAIT");
+            let blackhole_only = matches!(op, opcodes::RESOURCEDECL | opcodes::STREAMWAIT);
             match lookup_name(arch, name) {
                 Some(d) => assert_eq!(d.opcode, op, "{arch:?} {name}"),
                 None => assert!(

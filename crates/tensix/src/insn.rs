@@ -1,10 +1,13 @@
 //! Pre-decoded instructions: each word is decoded once, when it enters the frontend (or when a
 //! MopCfg register is written), into the few facts the frontend and backend need. The hot path
-//! then never looks at strings or tables again.
+//! then never looks at tables again.
 //!
-//! Field positions come from `blackhole_assembly.yaml` / `wormhole_b0_assembly.yaml` (tt-llk
-//! 0.81.1); where both architectures agree the raw bits are read directly.
-use bhemu_isa::tensix::{self as isa, Arch, ExUnit};
+//! Every fact comes from the generated instruction table (`bhemu_isa::tensix::{blackhole,
+//! wormhole}`, `scripts/gen-tensix-tables.py`): unit, block-mask category, latency, interval,
+//! load tail and bank facts from the opcode's [`bhemu_isa::tensix::InsnDef`], the fields the
+//! frontend reads (MOP, REPLAY, STALLWAIT, semaphores, bank hand-over) from the generated typed
+//! decode. No instruction is recognised by its name here (docs/instruction-table.md).
+use bhemu_isa::tensix::{self as isa, bank, Arch, ExUnit};
 
 /// Block-mask bits B0-B8 (docs/wait-gate.md WG-1, WG-4, `stall_res`): the ISA crate owns them.
 pub use bhemu_isa::tensix::block;
@@ -238,72 +241,180 @@ pub struct Insn {
 impl Insn {
     /// A NOP, used to fill unwritten replay-buffer and MopCfg slots.
     pub fn nop(arch: Arch) -> Insn {
-        predecode(arch, 0x0200_0000)
+        decode(arch, 0x0200_0000)
     }
 }
 
-/// Documented timing figures, one place. Each figure names its page; "placeholder" marks a
-/// number the documentation does not give (what the unit computes, and so how long it takes,
-/// arrives in a later issue).
-pub mod timing {
-    /// Sync Unit: every instruction 1 cycle (SyncUnit.md table).
-    pub const SYNC: u16 = 1;
-    /// MVMUL, DOTPV, GAPOOL, ELWMUL, GMPOOL, ELWADD, ELWSUB: 5 cycles (MatrixUnit.md).
-    pub const MATH_MAC: u16 = 5;
-    /// MOVA2D, MOVDBGA2D, MOVB2D, MOVB2A: 4 cycles (MatrixUnit.md).
-    pub const MATH_MOV4: u16 = 4;
-    /// MOVD2A: 2 cycles (MatrixUnit.md); bhemu uses the same for MOVD2B.
-    pub const MATH_MOVD2A: u16 = 2;
-    /// SHIFTXB: latency 2, throughput 0.5 (MatrixUnit.md).
-    pub const MATH_SHIFTXB: u16 = 2;
-    /// SETRWC, INCRWC, CLEARDVALID, CLREXPHIST, GATESRCRST, SHIFTXA, ZEROACC, ZEROSRC,
-    /// TRNSPSRCB: 1 cycle (MatrixUnit.md); other Matrix Unit instructions assumed 1.
-    pub const MATH_SIMPLE: u16 = 1;
-    /// Vector Unit: SFPADD/SFPMAD/SFPMUL/SFPADDI/SFPMULI/SFPLUT/SFPLUTFP32/SFPSWAP/SFPMUL24 2
-    /// cycles, the rest 1 (BlackholeA0 VectorUnit.md tables).
-    pub const SFPU_MAD: u16 = 2;
-    pub const SFPU_SIMPLE: u16 = 1;
-    /// Configuration Unit (BlackholeA0 ConfigurationUnit.md): SETC16 1, WRCFG 2, CFGSHIFTMASK 2
-    /// (IPC 1/2), RMWCIB 1, RDCFG >= 2, STREAMWRCFG >= 5.
-    pub const CFG_SETC16: u16 = 1;
-    pub const CFG_WRCFG: u16 = 2;
-    pub const CFG_RDCFG: u16 = 2;
-    pub const CFG_STREAMWRCFG: u16 = 5;
-    /// Miscellaneous Unit: single cycle, one per thread per cycle (MiscellaneousUnit.md).
-    pub const MISC: u16 = 1;
-    /// ThCon (ScalarUnit.md): DMANOP/SETDMAREG 1; REG2FLOP/FLUSHDMA >= 2; ADD/SUB/MUL/CMP/
-    /// BITWOP/SHIFTDMAREG "3 or 4" (bhemu: 3); STOREIND/STOREREG/ATSWAP >= 3; LOADIND/LOADREG/
-    /// ATINCGET >= 3; ATCAS/ATINCGETPTR >= 15. bhemu uses the lower bounds.
-    pub const THCON_1: u16 = 1;
-    pub const THCON_2: u16 = 2;
-    pub const THCON_3: u16 = 3;
-    pub const THCON_15: u16 = 15;
-    /// Placeholder: cycles a load's result stays outstanding after it leaves ThCon
-    /// (ScalarUnit.md: "the load result isn't delivered until some time later").
-    pub const THCON_LOAD_TAIL: u8 = 4;
-    /// Placeholder: UNPACR occupancy of its unpacker once its bank is available (depends on
-    /// tile size and format; not documented as a figure). UNPACR_NOP: 1 ("Occupy Unpacker for
-    /// one cycle", UNPACR_NOP_Nop.md).
-    pub const UNPACR: u16 = 4;
-    pub const UNPACR_NOP: u16 = 1;
-    /// Placeholder: PACR's time in the packer pipeline; PACR_SETREG 1.
-    pub const PACR: u16 = 4;
-    pub const PACR_SETREG: u16 = 1;
-    /// Placeholder: how long the Mover stays busy after accepting an XMOV (XMOV.md: XMOV
-    /// executes in one cycle, "the mover proceeds with the task in the background").
-    pub const XMOV: u16 = 4;
-}
+/// Documented timing figures: the ISA crate owns them, the generated tables name them per
+/// opcode ([`bhemu_isa::tensix::InsnDef::latency`]).
+pub use bhemu_isa::tensix::timing;
 
 fn bit(w: u32, i: u32) -> bool {
     (w >> i) & 1 == 1
 }
 
-/// Decode one word for this frontend. Never fails: unknown opcodes become `Op::Unknown`, which
-/// the Wait Gate reports if one ever tries to pass.
-pub fn predecode(arch: Arch, word: u32) -> Insn {
-    let d = isa::decode(arch, word);
+/// The frontend's view of an instruction whose fields it reads itself (MOP, REPLAY, the
+/// Sync Unit's waits and semaphores, the bank hand-over), from the generated typed decode.
+/// The arms both architectures encode alike are written once (`shared_frontend_arms!`).
+macro_rules! shared_frontend_arms {
+    ($insn:expr, $I:ident, { $($arch_arms:tt)* }) => {
+        match *$insn {
+            $I::Nop => Some(Op::Nop),
+            $I::MopCfg { zmask_hi16 } => Some(Op::MopCfg {
+                mask_hi: zmask_hi16 as u16,
+            }),
+            // REPLAY.md: u5 Index, u6 Count; of `execute_while_loading` only bit 1 of the word
+            // is the Exec flag.
+            $I::Replay {
+                start_idx,
+                len,
+                execute_while_loading,
+                load_mode,
+            } => Some(Op::Replay {
+                start: (start_idx & 0x1f) as u8,
+                len: (len & 0x3f) as u8,
+                exec: execute_while_loading & 1 == 1,
+                load: load_mode == 1,
+            }),
+            $I::Semwait {
+                stall_res,
+                sem_sel,
+                wait_sem_cond,
+            } => Some(Op::SemWait {
+                block: default_block(stall_res),
+                sems: sem_sel as u8,
+                cond: wait_sem_cond,
+            }),
+            $I::Seminit {
+                max_value,
+                init_value,
+                sem_sel,
+            } => Some(Op::SemInit {
+                sems: sem_sel as u8,
+                value: init_value,
+                max: max_value,
+            }),
+            $I::Sempost { sem_sel } => Some(Op::SemPost {
+                sems: sem_sel as u8,
+            }),
+            $I::Semget { sem_sel } => Some(Op::SemGet {
+                sems: sem_sel as u8,
+            }),
+            $I::Atgetm { mutex_index } => Some(Op::AtGetM { index: mutex_index }),
+            $I::Atrelm { mutex_index } => Some(Op::AtRelM { index: mutex_index }),
+            // UNPACR_Regular.md: FlipSrc is the YAML's `SetDatValid`.
+            $I::Unpacr { set_dat_valid, .. } => Some(Op::Unpacr {
+                flip: set_dat_valid == 1,
+            }),
+            $I::Setdvalid { setvalid } => Some(Op::SetDvalid {
+                a: setvalid & 1 == 1,
+                b: setvalid & 2 == 2,
+            }),
+            $I::Cleardvalid { cleardvalid, reset } => Some(Op::ClearDvalid {
+                a: cleardvalid & 1 == 1,
+                b: cleardvalid & 2 == 2,
+                keep: reset & 2 == 2,
+                reset: reset & 1 == 1,
+            }),
+            $I::Xmov { .. } => Some(Op::Xmov),
+            $($arch_arms)*
+        }
+    };
+}
+
+/// STALLWAIT.md / SEMWAIT.md: a zero block mask means B6 (Matrix Unit).
+fn default_block(stall_res: u16) -> u16 {
+    if stall_res == 0 {
+        block::MATH
+    } else {
+        stall_res
+    }
+}
+
+/// The frontend op of a Blackhole instruction, `None` where only the table's facts matter.
+fn frontend_op_blackhole(insn: &isa::blackhole::Insn) -> Option<Op> {
+    use isa::blackhole::Insn as I;
+    shared_frontend_arms!(insn, I, {
+        I::Mop {
+            mop_type,
+            loop_count,
+            zmask_lo16_or_loop_count,
+        } => Some(Op::Mop {
+            template: mop_type,
+            count1: loop_count,
+            mask_lo: zmask_lo16_or_loop_count,
+        }),
+        I::Resourcedecl { .. } => Some(Op::ResourceDecl),
+        // STALLWAIT.md: ConditionMask ? ConditionMask : 0x0F.
+        I::Stallwait {
+            stall_res,
+            wait_res,
+        } => Some(Op::StallWait {
+            block: default_block(stall_res),
+            conds: (if wait_res == 0 { 0x0f } else { wait_res }) & cond::ALL,
+        }),
+        // Field Set_Dvalid (bit 8) gives the bank to the Matrix Unit.
+        // The clearing form (Unpack_Pop = 1) waits like UNPACR with Stall_Clr_Cntrl, otherwise
+        // on the Matrix Unit's bank.
+        I::UnpacrNop { set_dvalid, unpack_pop, stall_clr_cntrl, .. } => Some(Op::UnpacrNop {
+            set_dvalid: set_dvalid & 1 == 1,
+            wait: match (unpack_pop, stall_clr_cntrl) {
+                (1, 0) => NopWait::MatrixBank,
+                (1, _) => NopWait::UnpackBank,
+                _ => NopWait::None,
+            },
+        }),
+        _ => None,
+    })
+}
+
+/// The frontend op of a Wormhole B0 instruction, `None` where only the table's facts matter.
+fn frontend_op_wormhole(insn: &isa::wormhole::Insn) -> Option<Op> {
+    use isa::wormhole::Insn as I;
+    shared_frontend_arms!(insn, I, {
+        I::Mop {
+            mop_type,
+            loop_count,
+            zmask_lo16,
+        } => Some(Op::Mop {
+            template: mop_type,
+            count1: loop_count,
+            mask_lo: zmask_lo16,
+        }),
+        // WormholeB0 STALLWAIT.md: ConditionMask ? ConditionMask : 0x7F, in its own numbering.
+        I::Stallwait {
+            stall_res,
+            wait_res,
+        } => Some(Op::StallWait {
+            block: default_block(stall_res),
+            conds: cond::from_wormhole(if wait_res == 0 { 0x7f } else { wait_res as u32 }),
+        }),
+        // Mode 0b111 in the low bits (UNPACR_NOP_SETDVALID.md, p_unpacr_nop::UNP_SET_DVALID).
+        I::UnpacrNop { no_op, .. } => Some(Op::UnpacrNop {
+            set_dvalid: no_op & 7 == 7,
+            wait: NopWait::None,
+        }),
+        _ => None,
+    })
+}
+
+/// Decode one word for this frontend: the generated table gives the unit, block category,
+/// latency, interval, load tail and bank facts; the generated typed decode gives the fields
+/// the frontend reads. Never fails: unknown opcodes become `Op::Unknown`, which the Wait Gate
+/// reports if one ever tries to pass.
+pub fn decode(arch: Arch, word: u32) -> Insn {
     let opcode = (word >> 24) as u8;
-    let Some(def) = d.def else {
+    let (def, front) = match arch {
+        Arch::Blackhole => {
+            let i = isa::blackhole::Insn::decode(word);
+            (i.def(), frontend_op_blackhole(&i))
+        }
+        Arch::WormholeB0 => {
+            let i = isa::wormhole::Insn::decode(word);
+            (i.def(), frontend_op_wormhole(&i))
+        }
+    };
+    let Some(def) = def else {
         return Insn {
             word,
             opcode,
@@ -315,8 +426,7 @@ pub fn predecode(arch: Arch, word: u32) -> Insn {
             from_brisc: false,
         };
     };
-    let name = def.name;
-    let mut unit = match def.unit {
+    let unit = match def.unit {
         ExUnit::Cfg => Unit::Config,
         ExUnit::Math => Unit::Matrix,
         ExUnit::None => Unit::None,
@@ -325,197 +435,47 @@ pub fn predecode(arch: Arch, word: u32) -> Insn {
         ExUnit::Sync => Unit::Sync,
         ExUnit::Tdma => Unit::Misc,
         ExUnit::Thcon => Unit::ThCon,
-        ExUnit::Unpack => {
-            // Unpack_block_selection / Unpacker_Select: bit 23 (both YAMLs).
-            if bit(word, 23) {
-                Unit::Unpack1
-            } else {
-                Unit::Unpack0
-            }
-        }
+        // Unpack_block_selection / Unpacker_Select: bit 23 on every Unpacker instruction of
+        // both architectures (checked by tests/instruction_facts.rs).
+        ExUnit::Unpack if bit(word, 23) => Unit::Unpack1,
+        ExUnit::Unpack => Unit::Unpack0,
         ExUnit::Xmov => Unit::Mover,
     };
-    let block_bits = def.block_bits;
-    let mut latency: u16 = 1;
-    let mut interval: u8 = 1;
-    let flips = ((word >> 22) & 3) as u8;
-    let op = match name {
-        "NOP" => Op::Nop,
-        "MOP" => Op::Mop {
-            template: ((word >> 23) & 1) as u8,
-            count1: ((word >> 16) & 0x7f) as u8,
-            mask_lo: (word & 0xffff) as u16,
-        },
-        "MOP_CFG" => Op::MopCfg {
-            mask_hi: (word & 0xffff) as u16,
-        },
-        "REPLAY" => Op::Replay {
-            start: ((word >> 14) & 0x1f) as u8,
-            len: ((word >> 4) & 0x3f) as u8,
-            exec: bit(word, 1),
-            load: bit(word, 0),
-        },
-        "RESOURCEDECL" => Op::ResourceDecl,
-        "STALLWAIT" => {
-            let stall = ((word >> 15) & 0x1ff) as u16;
-            let raw = word & 0x7fff;
-            // STALLWAIT.md: ConditionMask ? ConditionMask : 0x0F (Blackhole), 0x7F (Wormhole);
-            // BlockMask ? BlockMask : 1 << 6.
-            let conds = match arch {
-                Arch::Blackhole => (if raw == 0 { 0x0f } else { raw as u16 }) & cond::ALL,
-                Arch::WormholeB0 => cond::from_wormhole(if raw == 0 { 0x7f } else { raw }),
-            };
-            Op::StallWait {
-                block: if stall == 0 { block::MATH } else { stall },
-                conds,
+    let op = match (front, unit) {
+        (Some(op), _) => op,
+        (None, Unit::Matrix) => {
+            // Bits 23:22 (`clear_dvalid` / `clear_ab_vld`) where the table says they hand
+            // banks back.
+            let flips = if def.hands_back { (word >> 22) & 3 } else { 0 };
+            Op::Math {
+                wait_a: def.waits & bank::SRCA != 0,
+                wait_b: def.waits & bank::SRCB != 0,
+                flip_a: flips & 1 == 1,
+                flip_b: flips & 2 == 2,
+                movd2a: def.opcode == isa::opcodes::MOVD2A,
             }
         }
-        "SEMWAIT" => {
-            let stall = ((word >> 15) & 0x1ff) as u16;
-            Op::SemWait {
-                block: if stall == 0 { block::MATH } else { stall },
-                sems: ((word >> 2) & 0xff) as u8,
-                cond: (word & 3) as u8,
-            }
-        }
-        "SEMINIT" => Op::SemInit {
-            sems: ((word >> 2) & 0xff) as u8,
-            value: ((word >> 16) & 0xf) as u8,
-            max: ((word >> 20) & 0xf) as u8,
+        (None, Unit::ThCon) => Op::ThCon {
+            mem_tail: def.mem_tail,
         },
-        "SEMPOST" => Op::SemPost {
-            sems: ((word >> 2) & 0xff) as u8,
-        },
-        "SEMGET" => Op::SemGet {
-            sems: ((word >> 2) & 0xff) as u8,
-        },
-        "ATGETM" => Op::AtGetM {
-            index: word & 0x00ff_ffff,
-        },
-        "ATRELM" => Op::AtRelM {
-            index: word & 0x00ff_ffff,
-        },
-        "UNPACR" => {
-            latency = timing::UNPACR;
-            Op::Unpacr { flip: bit(word, 6) }
-        }
-        "UNPACR_NOP" => {
-            latency = timing::UNPACR_NOP;
-            // Blackhole: field Set_Dvalid (bit 8); Wormhole: mode 0b111 in the low bits
-            // (UNPACR_NOP_SETDVALID.md, p_unpacr_nop::UNP_SET_DVALID).
-            let set_dvalid = match arch {
-                Arch::Blackhole => bit(word, 8),
-                Arch::WormholeB0 => word & 7 == 7,
-            };
-            // Blackhole's clearing form (Unpack_Pop = 1) waits like UNPACR when
-            // Stall_Clr_Cntrl (bit 5) is set, otherwise on the Matrix Unit's bank.
-            let wait = match arch {
-                Arch::Blackhole if word & 3 == 1 && bit(word, 5) => NopWait::UnpackBank,
-                Arch::Blackhole if word & 3 == 1 => NopWait::MatrixBank,
-                _ => NopWait::None,
-            };
-            Op::UnpacrNop { set_dvalid, wait }
-        }
-        "SETDVALID" => Op::SetDvalid {
-            a: bit(word, 0),
-            b: bit(word, 1),
-        },
-        "CLEARDVALID" => Op::ClearDvalid {
-            a: flips & 1 == 1,
-            b: flips & 2 == 2,
-            keep: bit(word, 1),
-            reset: bit(word, 0),
-        },
-        "XMOV" => {
-            latency = timing::XMOV;
-            Op::Xmov
-        }
-        _ => match unit {
-            Unit::Matrix => {
-                let (wait_a, wait_b, fl, lat) = match name {
-                    // MVMUL.md, ELWADD.md, ...: wait for both banks; clear_dvalid hands back.
-                    "MVMUL" | "DOTPV" | "GAPOOL" | "GMPOOL" | "ELWADD" | "ELWSUB" | "ELWMUL" => {
-                        (true, true, flips, timing::MATH_MAC)
-                    }
-                    // MOVA2D.md / SHIFTXA.md wait for SrcA only.
-                    "MOVA2D" => (true, false, 0, timing::MATH_MOV4),
-                    "SHIFTXA" => (true, false, 0, timing::MATH_SIMPLE),
-                    "MOVDBGA2D" => (false, false, 0, timing::MATH_MOV4),
-                    // MOVB2A.md / MOVB2D.md / SHIFTXB.md / TRNSPSRCB.md wait for SrcB only.
-                    "MOVB2A" | "MOVB2D" => (false, true, 0, timing::MATH_MOV4),
-                    "SHIFTXB" => {
-                        interval = 2;
-                        (false, true, 0, timing::MATH_SHIFTXB)
-                    }
-                    "TRNSPSRCB" => (false, true, 0, timing::MATH_SIMPLE),
-                    // MOVD2A.md: does NOT wait (docs/wait-gate.md, LLK pattern 2).
-                    "MOVD2A" | "MOVD2B" => (false, false, 0, timing::MATH_MOVD2A),
-                    // SETRWC.md: clear_ab_vld flips banks like CLR_A/CLR_B.
-                    "SETRWC" => (false, false, flips, timing::MATH_SIMPLE),
-                    _ => (false, false, 0, timing::MATH_SIMPLE),
-                };
-                latency = lat;
-                Op::Math {
-                    wait_a,
-                    wait_b,
-                    flip_a: fl & 1 == 1,
-                    flip_b: fl & 2 == 2,
-                    movd2a: name == "MOVD2A",
-                }
-            }
-            Unit::ThCon => {
-                let (lat, tail) = match name {
-                    "DMANOP" | "SETDMAREG" | "RSTDMA" => (timing::THCON_1, 0),
-                    "REG2FLOP" | "FLUSHDMA" => (timing::THCON_2, 0),
-                    "LOADIND" | "LOADREG" | "ATINCGET" => {
-                        (timing::THCON_3, timing::THCON_LOAD_TAIL)
-                    }
-                    "ATCAS" | "ATINCGETPTR" => (timing::THCON_15, 0),
-                    _ => (timing::THCON_3, 0),
-                };
-                latency = lat;
-                Op::ThCon { mem_tail: tail }
-            }
-            _ => {
-                latency = match (unit, name) {
-                    (
-                        Unit::Vector,
-                        "SFPADD" | "SFPMAD" | "SFPMUL" | "SFPADDI" | "SFPMULI" | "SFPLUT"
-                        | "SFPLUTFP32" | "SFPSWAP" | "SFPMUL24",
-                    ) => timing::SFPU_MAD,
-                    (Unit::Vector, _) => timing::SFPU_SIMPLE,
-                    (Unit::Config, "WRCFG") => timing::CFG_WRCFG,
-                    (Unit::Config, "CFGSHIFTMASK") => {
-                        interval = 2;
-                        timing::CFG_WRCFG
-                    }
-                    (Unit::Config, "RDCFG") => timing::CFG_RDCFG,
-                    (Unit::Config, "STREAMWRCFG") => timing::CFG_STREAMWRCFG,
-                    (Unit::Config, _) => timing::CFG_SETC16,
-                    (Unit::Pack, "PACR_SETREG") => timing::PACR_SETREG,
-                    (Unit::Pack, _) => timing::PACR,
-                    (Unit::Misc, _) => timing::MISC,
-                    (Unit::Sync, _) => timing::SYNC,
-                    _ => 1,
-                };
-                Op::Other
-            }
-        },
+        (None, _) => Op::Other,
     };
-    if matches!(
-        op,
-        Op::Nop | Op::Mop { .. } | Op::MopCfg { .. } | Op::Replay { .. } | Op::ResourceDecl
-    ) {
-        unit = Unit::None;
-    }
+    // MOP, MOP_CFG, REPLAY and RESOURCEDECL are consumed by the frontend (and NOP occupies
+    // nothing): no backend unit.
+    let unit = match op {
+        Op::Nop | Op::Mop { .. } | Op::MopCfg { .. } | Op::Replay { .. } | Op::ResourceDecl => {
+            Unit::None
+        }
+        _ => unit,
+    };
     Insn {
         word,
         opcode,
         unit,
-        block_bits,
+        block_bits: def.block_bits,
         op,
-        latency,
-        interval,
+        latency: def.latency,
+        interval: def.interval,
         from_brisc: false,
     }
 }

@@ -14,7 +14,7 @@
 use bhemu_isa::tensix::Arch;
 
 use crate::fifo::Fifo;
-use crate::insn::{predecode, Insn, Op};
+use crate::insn::{decode, Insn, Op};
 
 /// IsNop (docs/mop-replay.md MR-8): only opcode 0x02, never DMANOP (0x60) nor SFPNOP (0x8F).
 pub fn is_nop(word: u32) -> bool {
@@ -73,7 +73,7 @@ impl MopExpander {
         MopExpander {
             arch,
             cfg: [0; 9],
-            cfg_dec: [predecode(arch, 0); 9],
+            cfg_dec: [decode(arch, 0); 9],
             snap: [nop; 9],
             mask_hi: 0,
             exp: None,
@@ -89,7 +89,7 @@ impl MopExpander {
             return false;
         }
         self.cfg[i] = value;
-        self.cfg_dec[i] = predecode(self.arch, value);
+        self.cfg_dec[i] = decode(self.arch, value);
         true
     }
 

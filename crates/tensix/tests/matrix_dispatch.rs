@@ -144,7 +144,7 @@ fn execute_in_applies_the_instruction_then_its_addr_mod() {
             insn.encode(),
             Mode::Strict,
         );
-        unit.execute_in(&mut ctx, &insn)
+        unit.execute_in(&mut ctx, matrix_op(&insn))
             .unwrap_or_else(|e| panic!("{e:?}"));
     }
     assert_eq!(s.dst.bits()[0][0], 128, "BF16 2.0 in Dst16b row 0");
@@ -176,7 +176,7 @@ fn execute_in_reports_undefined_behaviour_by_mode() {
         insn.encode(),
         Mode::Strict,
     );
-    match unit.execute_in(&mut ctx, &insn) {
+    match unit.execute_in(&mut ctx, matrix_op(&insn)) {
         Err(e) => assert_eq!(
             (e.kind, e.thread, e.cycle),
             (bhemu_tensix::ErrorKind::Undefined, Some(1), 9)
@@ -191,7 +191,7 @@ fn execute_in_reports_undefined_behaviour_by_mode() {
         insn.encode(),
         Mode::Permissive,
     );
-    unit.execute_in(&mut ctx, &insn)
+    unit.execute_in(&mut ctx, matrix_op(&insn))
         .unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(warnings.len(), 1);
     assert!(
@@ -199,4 +199,9 @@ fn execute_in_reports_undefined_behaviour_by_mode() {
         "{}",
         warnings[0].message
     );
+}
+
+/// The operation the dispatcher builds from `insn`'s fields.
+fn matrix_op(insn: &Insn) -> bhemu_tensix::matrix::MatrixOp {
+    bhemu_tensix::matrix::MatrixOp::from_blackhole(insn).expect("a Matrix Unit computation")
 }

@@ -1,7 +1,7 @@
 //! docs/wait-gate.md (Wait Gate, STALLWAIT, SEMWAIT, block mask B0-B8), one test per rule.
 mod common;
 use bhemu_tensix::coprocessor::Mode;
-use bhemu_tensix::insn::{block, predecode};
+use bhemu_tensix::insn::{block, decode};
 use bhemu_tensix::wait_gate::{blocked_by_mask, Latch};
 use bhemu_tensix::{Arch, ErrorKind};
 use common::{asm, Sim};
@@ -65,7 +65,7 @@ fn wait_gate_blocked_insn_blocks_everything_behind() {
 // docs/wait-gate.md "stall_res": stall_res == 0 means STALL_MATH (B6, 0x40).
 #[test]
 fn stall_res_zero_means_stall_math() {
-    let i = predecode(Arch::Blackhole, asm("ttstallwait 0, 1"));
+    let i = decode(Arch::Blackhole, asm("ttstallwait 0, 1"));
     let l = match i.op {
         bhemu_tensix::insn::Op::StallWait { block, conds } => Latch::StallWait { block, conds },
         other => panic!("{other:?}"),
@@ -91,7 +91,7 @@ fn stall_res_zero_means_stall_math() {
 // docs/wait-gate.md "wait_res": STALLWAIT wait_res == 0 means 0x0F (C0|C1|C2|C3).
 #[test]
 fn stallwait_wait_res_zero_means_0x0f() {
-    let i = predecode(Arch::Blackhole, asm("ttstallwait 64, 0"));
+    let i = decode(Arch::Blackhole, asm("ttstallwait 64, 0"));
     assert_eq!(
         i.op,
         bhemu_tensix::insn::Op::StallWait {
@@ -120,7 +120,7 @@ fn stallwait_wait_res_zero_means_0x0f() {
 #[test]
 fn wormhole_wait_res_zero_means_0x7f() {
     let w = common::asm_for(Arch::WormholeB0, "ttstallwait 64, 0");
-    let i = predecode(Arch::WormholeB0, w);
+    let i = decode(Arch::WormholeB0, w);
     assert_eq!(
         i.op,
         bhemu_tensix::insn::Op::StallWait {
@@ -157,7 +157,7 @@ fn semwait_cond_zero_is_undefined_behaviour() {
 // docs/wait-gate.md "Special cases": NOP is blocked only if all block bits B0-B8 are set.
 #[test]
 fn nop_blocked_only_by_all_bits() {
-    let nop = predecode(Arch::Blackhole, asm("ttnop"));
+    let nop = decode(Arch::Blackhole, asm("ttnop"));
     assert!(!blocked_by_mask(0x1fe, &nop));
     assert!(!blocked_by_mask(0x0ff, &nop));
     assert!(blocked_by_mask(0x1ff, &nop));
@@ -204,7 +204,7 @@ fn mop_never_blocked() {
         "ttreplay 0, 4, 0, 1",
         "ttresourcedecl 0, 0, 0",
     ] {
-        let i = predecode(Arch::Blackhole, asm(line));
+        let i = decode(Arch::Blackhole, asm(line));
         assert!(!blocked_by_mask(block::ALL, &i), "{line}");
     }
     // Behaviour: with a latch blocking everything (condition C10 held true), MOP_CFG is still
@@ -247,7 +247,7 @@ fn mop_never_blocked() {
 #[test]
 fn stallwait_semwait_blocked_by_any_bit() {
     for line in ["ttstallwait 1, 1", "ttsemwait 1, 1, 1"] {
-        let i = predecode(Arch::Blackhole, asm(line));
+        let i = decode(Arch::Blackhole, asm(line));
         for b in 0..9 {
             assert!(blocked_by_mask(1 << b, &i), "{line} with B{b}");
         }
@@ -380,7 +380,7 @@ fn one_instruction_per_thread_per_cycle() {
 #[test]
 fn block_mask_categories() {
     let caught = |line: &str| -> Vec<u32> {
-        let i = predecode(Arch::Blackhole, asm(line));
+        let i = decode(Arch::Blackhole, asm(line));
         (0..9).filter(|b| blocked_by_mask(1 << b, &i)).collect()
     };
     assert_eq!(

@@ -115,6 +115,9 @@ pub mod opcodes {
     pub const REPLAY: u8 = 0x04;
     /// Blackhole only.
     pub const RESOURCEDECL: u8 = 0x05;
+    /// The Matrix Unit move whose Dst read the frontend tracks (`Op::Math::movd2a`).
+    pub const MOVD2A: u8 = 0x08;
+    pub const PACR: u8 = 0x41;
     pub const UNPACR: u8 = 0x42;
     pub const SETDMAREG: u8 = 0x45;
     /// Not a NOP for the MOP expander (docs/mop-replay.md).
@@ -132,6 +135,71 @@ pub mod opcodes {
     pub const STREAMWAIT: u8 = 0xa7;
     pub const WRCFG: u8 = 0xb0;
     pub const SETC16: u8 = 0xb2;
+}
+
+/// Which source banks a Matrix Unit instruction waits for at the Wait Gate
+/// ([`InsnDef::waits`]; MVMUL.md, MOVA2D.md, MOVB2D.md, ...): it passes only once the bank is
+/// owned by the Matrix Unit (`dvalid`).
+pub mod bank {
+    /// Waits for the SrcA bank.
+    pub const SRCA: u8 = 1 << 0;
+    /// Waits for the SrcB bank.
+    pub const SRCB: u8 = 1 << 1;
+}
+
+/// Documented timing figures, one place, named by [`InsnDef::latency`] /
+/// [`InsnDef::mem_tail`] in the generated tables. Each figure names its page; "placeholder"
+/// marks a number the documentation does not give.
+pub mod timing {
+    /// No figure documented and none needed yet: one cycle (NOP, frontend instructions, the
+    /// Unpacker's and Mover's other instructions).
+    pub const UNDOCUMENTED: u16 = 1;
+    /// Sync Unit: every instruction 1 cycle (SyncUnit.md table).
+    pub const SYNC: u16 = 1;
+    /// MVMUL, DOTPV, GAPOOL, ELWMUL, GMPOOL, ELWADD, ELWSUB: 5 cycles (MatrixUnit.md).
+    pub const MATH_MAC: u16 = 5;
+    /// MOVA2D, MOVDBGA2D, MOVB2D, MOVB2A: 4 cycles (MatrixUnit.md).
+    pub const MATH_MOV4: u16 = 4;
+    /// MOVD2A: 2 cycles (MatrixUnit.md); bhemu uses the same for MOVD2B.
+    pub const MATH_MOVD2A: u16 = 2;
+    /// SHIFTXB: latency 2, throughput 0.5 (MatrixUnit.md).
+    pub const MATH_SHIFTXB: u16 = 2;
+    /// SETRWC, INCRWC, CLEARDVALID, CLREXPHIST, GATESRCRST, SHIFTXA, ZEROACC, ZEROSRC,
+    /// TRNSPSRCB: 1 cycle (MatrixUnit.md); other Matrix Unit instructions assumed 1.
+    pub const MATH_SIMPLE: u16 = 1;
+    /// Vector Unit: SFPADD/SFPMAD/SFPMUL/SFPADDI/SFPMULI/SFPLUT/SFPLUTFP32/SFPSWAP/SFPMUL24 2
+    /// cycles, the rest 1 (BlackholeA0 VectorUnit.md tables).
+    pub const SFPU_MAD: u16 = 2;
+    pub const SFPU_SIMPLE: u16 = 1;
+    /// Configuration Unit (BlackholeA0 ConfigurationUnit.md): SETC16 1, WRCFG 2, CFGSHIFTMASK 2
+    /// (IPC 1/2), RMWCIB 1, RDCFG >= 2, STREAMWRCFG >= 5.
+    pub const CFG_SETC16: u16 = 1;
+    pub const CFG_WRCFG: u16 = 2;
+    pub const CFG_RDCFG: u16 = 2;
+    pub const CFG_STREAMWRCFG: u16 = 5;
+    /// Miscellaneous Unit: single cycle, one per thread per cycle (MiscellaneousUnit.md).
+    pub const MISC: u16 = 1;
+    /// ThCon (ScalarUnit.md): DMANOP/SETDMAREG 1; REG2FLOP/FLUSHDMA >= 2; ADD/SUB/MUL/CMP/
+    /// BITWOP/SHIFTDMAREG "3 or 4" (bhemu: 3); STOREIND/STOREREG/ATSWAP >= 3; LOADIND/LOADREG/
+    /// ATINCGET >= 3; ATCAS/ATINCGETPTR >= 15. bhemu uses the lower bounds.
+    pub const THCON_1: u16 = 1;
+    pub const THCON_2: u16 = 2;
+    pub const THCON_3: u16 = 3;
+    pub const THCON_15: u16 = 15;
+    /// Placeholder: cycles a load's result stays outstanding after it leaves ThCon
+    /// (ScalarUnit.md: "the load result isn't delivered until some time later").
+    pub const THCON_LOAD_TAIL: u8 = 4;
+    /// Placeholder: UNPACR occupancy of its unpacker once its bank is available (depends on
+    /// tile size and format; not documented as a figure). UNPACR_NOP: 1 ("Occupy Unpacker for
+    /// one cycle", UNPACR_NOP_Nop.md).
+    pub const UNPACR: u16 = 4;
+    pub const UNPACR_NOP: u16 = 1;
+    /// Placeholder: PACR's time in the packer pipeline; PACR_SETREG 1.
+    pub const PACR: u16 = 4;
+    pub const PACR_SETREG: u16 = 1;
+    /// Placeholder: how long the Mover stays busy after accepting an XMOV (XMOV.md: XMOV
+    /// executes in one cycle, "the mover proceeds with the task in the background").
+    pub const XMOV: u16 = 4;
 }
 
 /// One operand field: bits `start_bit .. start_bit + width` of the word.
@@ -169,6 +237,19 @@ pub struct InsnDef {
     /// Block-mask category, see [`block`]. 0 = never reaches the Wait Gate (MOP, MOP_CFG,
     /// REPLAY, RESOURCEDECL).
     pub block_bits: u16,
+    /// Cycles the instruction stays in its unit (occupancy/latency), a [`timing`] figure.
+    pub latency: u16,
+    /// Minimum cycles before the same unit accepts another instruction (1 = fully pipelined;
+    /// SHIFTXB and CFGSHIFTMASK issue every other cycle).
+    pub interval: u8,
+    /// Cycles a Scalar Unit load stays outstanding after it leaves the unit (condition C0);
+    /// 0 for every other instruction.
+    pub mem_tail: u8,
+    /// Source banks a Matrix Unit instruction waits for at the Wait Gate, [`bank`] bits.
+    pub waits: u8,
+    /// Whether bits 23:22 (`clear_dvalid` / `clear_ab_vld`) hand the SrcA / SrcB banks back
+    /// to the Unpackers when the instruction completes.
+    pub hands_back: bool,
     /// In assembly operand order: descending start bit.
     pub fields: &'static [FieldDef],
 }

@@ -7,268 +7,268 @@
     clippy::identity_op,
     clippy::unnecessary_cast
 )]
-use super::{block, ExUnit, FieldDef, InsnDef};
+use super::{bank, block, timing, ExUnit, FieldDef, InsnDef};
 
 /// Every instruction of this architecture, sorted by opcode. Fields are in assembly operand
 /// order (descending start bit).
 #[rustfmt::skip]
 pub static TABLE: [InsnDef; 128] = [
     // MOP: 0 (STALLWAIT.md: consumed by the MOP expander, never reaches the Wait Gate)
-    InsnDef { name: "MOP", opcode: 0x01, unit: ExUnit::Sync, block_bits: 0, fields: &[FieldDef { name: "mop_type", start_bit: 23, width: 1 }, FieldDef { name: "loop_count", start_bit: 16, width: 7 }, FieldDef { name: "zmask_lo16", start_bit: 0, width: 16 }] },
+    InsnDef { name: "MOP", opcode: 0x01, unit: ExUnit::Sync, block_bits: 0, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "mop_type", start_bit: 23, width: 1 }, FieldDef { name: "loop_count", start_bit: 16, width: 7 }, FieldDef { name: "zmask_lo16", start_bit: 0, width: 16 }] },
     // NOP: block::ALL (STALLWAIT.md: blocked only if all of B0-B8 are set)
-    InsnDef { name: "NOP", opcode: 0x02, unit: ExUnit::None, block_bits: block::ALL, fields: &[] },
+    InsnDef { name: "NOP", opcode: 0x02, unit: ExUnit::None, block_bits: block::ALL, latency: timing::UNDOCUMENTED, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[] },
     // MOP_CFG: 0 (STALLWAIT.md: consumed by the MOP expander, never reaches the Wait Gate)
-    InsnDef { name: "MOP_CFG", opcode: 0x03, unit: ExUnit::Sync, block_bits: 0, fields: &[FieldDef { name: "zmask_hi16", start_bit: 0, width: 24 }] },
+    InsnDef { name: "MOP_CFG", opcode: 0x03, unit: ExUnit::Sync, block_bits: 0, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "zmask_hi16", start_bit: 0, width: 24 }] },
     // REPLAY: 0 (STALLWAIT.md: consumed by the replay expander, never reaches the Wait Gate)
-    InsnDef { name: "REPLAY", opcode: 0x04, unit: ExUnit::None, block_bits: 0, fields: &[FieldDef { name: "start_idx", start_bit: 14, width: 10 }, FieldDef { name: "len", start_bit: 4, width: 10 }, FieldDef { name: "execute_while_loading", start_bit: 1, width: 3 }, FieldDef { name: "load_mode", start_bit: 0, width: 1 }] },
+    InsnDef { name: "REPLAY", opcode: 0x04, unit: ExUnit::None, block_bits: 0, latency: timing::UNDOCUMENTED, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "start_idx", start_bit: 14, width: 10 }, FieldDef { name: "len", start_bit: 4, width: 10 }, FieldDef { name: "execute_while_loading", start_bit: 1, width: 3 }, FieldDef { name: "load_mode", start_bit: 0, width: 1 }] },
     // MOVD2A: block::MATH (unit MATH)
-    InsnDef { name: "MOVD2A", opcode: 0x08, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
+    InsnDef { name: "MOVD2A", opcode: 0x08, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MOVD2A, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
     // MOVDBGA2D: block::MATH (unit MATH)
-    InsnDef { name: "MOVDBGA2D", opcode: 0x09, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
+    InsnDef { name: "MOVDBGA2D", opcode: 0x09, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MOV4, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
     // MOVD2B: block::MATH (unit MATH)
-    InsnDef { name: "MOVD2B", opcode: 0x0a, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
+    InsnDef { name: "MOVD2B", opcode: 0x0a, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MOVD2A, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
     // MOVB2A: block::MATH (unit MATH)
-    InsnDef { name: "MOVB2A", opcode: 0x0b, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "srca", start_bit: 17, width: 7 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "srcb", start_bit: 0, width: 12 }] },
+    InsnDef { name: "MOVB2A", opcode: 0x0b, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MOV4, interval: 1, mem_tail: 0, waits: bank::SRCB, hands_back: false, fields: &[FieldDef { name: "srca", start_bit: 17, width: 7 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "srcb", start_bit: 0, width: 12 }] },
     // ZEROACC: block::MATH (unit MATH)
-    InsnDef { name: "ZEROACC", opcode: 0x10, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_mode", start_bit: 19, width: 5 }, FieldDef { name: "AddrMode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "ZEROACC", opcode: 0x10, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "clear_mode", start_bit: 19, width: 5 }, FieldDef { name: "AddrMode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // ZEROSRC: block::MATH (unit MATH)
-    InsnDef { name: "ZEROSRC", opcode: 0x11, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "zero_val", start_bit: 4, width: 20 }, FieldDef { name: "write_mode", start_bit: 3, width: 1 }, FieldDef { name: "bank_mask", start_bit: 2, width: 1 }, FieldDef { name: "src_mask", start_bit: 0, width: 2 }] },
+    InsnDef { name: "ZEROSRC", opcode: 0x11, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "zero_val", start_bit: 4, width: 20 }, FieldDef { name: "write_mode", start_bit: 3, width: 1 }, FieldDef { name: "bank_mask", start_bit: 2, width: 1 }, FieldDef { name: "src_mask", start_bit: 0, width: 2 }] },
     // MOVA2D: block::MATH (unit MATH)
-    InsnDef { name: "MOVA2D", opcode: 0x12, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
+    InsnDef { name: "MOVA2D", opcode: 0x12, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MOV4, interval: 1, mem_tail: 0, waits: bank::SRCA, hands_back: false, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
     // MOVB2D: block::MATH (unit MATH)
-    InsnDef { name: "MOVB2D", opcode: 0x13, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
+    InsnDef { name: "MOVB2D", opcode: 0x13, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MOV4, interval: 1, mem_tail: 0, waits: bank::SRCB, hands_back: false, fields: &[FieldDef { name: "dest_32b_lo", start_bit: 23, width: 1 }, FieldDef { name: "src", start_bit: 17, width: 6 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "instr_mod", start_bit: 12, width: 3 }, FieldDef { name: "dst", start_bit: 0, width: 12 }] },
     // TRNSPSRCA: block::MATH (unit MATH)
-    InsnDef { name: "TRNSPSRCA", opcode: 0x14, unit: ExUnit::Math, block_bits: block::MATH, fields: &[] },
+    InsnDef { name: "TRNSPSRCA", opcode: 0x14, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[] },
     // RAREB: block::MATH (unit MATH)
-    InsnDef { name: "RAREB", opcode: 0x15, unit: ExUnit::Math, block_bits: block::MATH, fields: &[] },
+    InsnDef { name: "RAREB", opcode: 0x15, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[] },
     // TRNSPSRCB: block::MATH (unit MATH)
-    InsnDef { name: "TRNSPSRCB", opcode: 0x16, unit: ExUnit::Math, block_bits: block::MATH, fields: &[] },
+    InsnDef { name: "TRNSPSRCB", opcode: 0x16, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: bank::SRCB, hands_back: false, fields: &[] },
     // SHIFTXA: block::MATH (unit MATH)
-    InsnDef { name: "SHIFTXA", opcode: 0x17, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "log2_amount2", start_bit: 2, width: 22 }, FieldDef { name: "shift_mode", start_bit: 0, width: 2 }] },
+    InsnDef { name: "SHIFTXA", opcode: 0x17, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: bank::SRCA, hands_back: false, fields: &[FieldDef { name: "log2_amount2", start_bit: 2, width: 22 }, FieldDef { name: "shift_mode", start_bit: 0, width: 2 }] },
     // SHIFTXB: block::MATH (unit MATH)
-    InsnDef { name: "SHIFTXB", opcode: 0x18, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "addr_mode", start_bit: 15, width: 9 }, FieldDef { name: "rot_shift", start_bit: 10, width: 5 }, FieldDef { name: "shift_row", start_bit: 0, width: 10 }] },
+    InsnDef { name: "SHIFTXB", opcode: 0x18, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SHIFTXB, interval: 2, mem_tail: 0, waits: bank::SRCB, hands_back: false, fields: &[FieldDef { name: "addr_mode", start_bit: 15, width: 9 }, FieldDef { name: "rot_shift", start_bit: 10, width: 5 }, FieldDef { name: "shift_row", start_bit: 0, width: 10 }] },
     // SETASHRMH0: block::MATH (unit MATH)
-    InsnDef { name: "SETASHRMH0", opcode: 0x1a, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "reg_mask", start_bit: 1, width: 23 }, FieldDef { name: "halo_mask", start_bit: 0, width: 1 }] },
+    InsnDef { name: "SETASHRMH0", opcode: 0x1a, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "reg_mask", start_bit: 1, width: 23 }, FieldDef { name: "halo_mask", start_bit: 0, width: 1 }] },
     // SETASHRMH1: block::MATH (unit MATH)
-    InsnDef { name: "SETASHRMH1", opcode: 0x1b, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "reg_mask", start_bit: 1, width: 23 }, FieldDef { name: "halo_mask", start_bit: 0, width: 1 }] },
+    InsnDef { name: "SETASHRMH1", opcode: 0x1b, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "reg_mask", start_bit: 1, width: 23 }, FieldDef { name: "halo_mask", start_bit: 0, width: 1 }] },
     // SETASHRMV: block::MATH (unit MATH)
-    InsnDef { name: "SETASHRMV", opcode: 0x1c, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "reg_mask2", start_bit: 0, width: 24 }] },
+    InsnDef { name: "SETASHRMV", opcode: 0x1c, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "reg_mask2", start_bit: 0, width: 24 }] },
     // SETPKEDGOF: block::MATH (unit MATH)
-    InsnDef { name: "SETPKEDGOF", opcode: 0x1d, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "y_end", start_bit: 12, width: 12 }, FieldDef { name: "y_start", start_bit: 8, width: 4 }, FieldDef { name: "x_end", start_bit: 4, width: 4 }, FieldDef { name: "x_start", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SETPKEDGOF", opcode: 0x1d, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "y_end", start_bit: 12, width: 12 }, FieldDef { name: "y_start", start_bit: 8, width: 4 }, FieldDef { name: "x_end", start_bit: 4, width: 4 }, FieldDef { name: "x_start", start_bit: 0, width: 4 }] },
     // SETASHRMH: block::MATH (unit MATH)
-    InsnDef { name: "SETASHRMH", opcode: 0x1e, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "reg_mask", start_bit: 1, width: 23 }, FieldDef { name: "halo_mask", start_bit: 0, width: 1 }] },
+    InsnDef { name: "SETASHRMH", opcode: 0x1e, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "reg_mask", start_bit: 1, width: 23 }, FieldDef { name: "halo_mask", start_bit: 0, width: 1 }] },
     // CLREXPHIST: block::MATH (unit MATH)
-    InsnDef { name: "CLREXPHIST", opcode: 0x21, unit: ExUnit::Math, block_bits: block::MATH, fields: &[] },
+    InsnDef { name: "CLREXPHIST", opcode: 0x21, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[] },
     // CONV3S1: block::MATH (unit MATH)
-    InsnDef { name: "CONV3S1", opcode: 0x22, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "rotate_weights", start_bit: 17, width: 5 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "CONV3S1", opcode: 0x22, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "rotate_weights", start_bit: 17, width: 5 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // CONV3S2: block::MATH (unit MATH)
-    InsnDef { name: "CONV3S2", opcode: 0x23, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "rotate_weights", start_bit: 17, width: 5 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "CONV3S2", opcode: 0x23, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "rotate_weights", start_bit: 17, width: 5 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // MPOOL3S1: block::MATH (unit MATH)
-    InsnDef { name: "MPOOL3S1", opcode: 0x24, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 7 }, FieldDef { name: "index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
+    InsnDef { name: "MPOOL3S1", opcode: 0x24, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 7 }, FieldDef { name: "index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
     // APOOL3S1: block::MATH (unit MATH)
-    InsnDef { name: "APOOL3S1", opcode: 0x25, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 7 }, FieldDef { name: "index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
+    InsnDef { name: "APOOL3S1", opcode: 0x25, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 7 }, FieldDef { name: "index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
     // MVMUL: block::MATH (unit MATH)
-    InsnDef { name: "MVMUL", opcode: 0x26, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 3 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "MVMUL", opcode: 0x26, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MAC, interval: 1, mem_tail: 0, waits: bank::SRCA | bank::SRCB, hands_back: true, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 3 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // ELWMUL: block::MATH (unit MATH)
-    InsnDef { name: "ELWMUL", opcode: 0x27, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "dest_accum_en", start_bit: 21, width: 1 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "ELWMUL", opcode: 0x27, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MAC, interval: 1, mem_tail: 0, waits: bank::SRCA | bank::SRCB, hands_back: true, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "dest_accum_en", start_bit: 21, width: 1 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // ELWADD: block::MATH (unit MATH)
-    InsnDef { name: "ELWADD", opcode: 0x28, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "dest_accum_en", start_bit: 21, width: 1 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "ELWADD", opcode: 0x28, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MAC, interval: 1, mem_tail: 0, waits: bank::SRCA | bank::SRCB, hands_back: true, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "dest_accum_en", start_bit: 21, width: 1 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // DOTPV: block::MATH (unit MATH)
-    InsnDef { name: "DOTPV", opcode: 0x29, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "dest_accum_en", start_bit: 21, width: 1 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "DOTPV", opcode: 0x29, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MAC, interval: 1, mem_tail: 0, waits: bank::SRCA | bank::SRCB, hands_back: true, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "dest_accum_en", start_bit: 21, width: 1 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // ELWSUB: block::MATH (unit MATH)
-    InsnDef { name: "ELWSUB", opcode: 0x30, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "dest_accum_en", start_bit: 21, width: 1 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "ELWSUB", opcode: 0x30, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MAC, interval: 1, mem_tail: 0, waits: bank::SRCA | bank::SRCB, hands_back: true, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "dest_accum_en", start_bit: 21, width: 1 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // MPOOL3S2: block::MATH (unit MATH)
-    InsnDef { name: "MPOOL3S2", opcode: 0x31, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 7 }, FieldDef { name: "index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
+    InsnDef { name: "MPOOL3S2", opcode: 0x31, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 7 }, FieldDef { name: "index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
     // APOOL3S2: block::MATH (unit MATH)
-    InsnDef { name: "APOOL3S2", opcode: 0x32, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 7 }, FieldDef { name: "index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
+    InsnDef { name: "APOOL3S2", opcode: 0x32, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "addr_mode", start_bit: 15, width: 7 }, FieldDef { name: "index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
     // GMPOOL: block::MATH (unit MATH)
-    InsnDef { name: "GMPOOL", opcode: 0x33, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 3 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "max_pool_index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
+    InsnDef { name: "GMPOOL", opcode: 0x33, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MAC, interval: 1, mem_tail: 0, waits: bank::SRCA | bank::SRCB, hands_back: true, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 3 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "max_pool_index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
     // GAPOOL: block::MATH (unit MATH)
-    InsnDef { name: "GAPOOL", opcode: 0x34, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 3 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "max_pool_index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
+    InsnDef { name: "GAPOOL", opcode: 0x34, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_MAC, interval: 1, mem_tail: 0, waits: bank::SRCA | bank::SRCB, hands_back: true, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "instr_mod19", start_bit: 19, width: 3 }, FieldDef { name: "addr_mode", start_bit: 15, width: 4 }, FieldDef { name: "max_pool_index_en", start_bit: 14, width: 1 }, FieldDef { name: "dst", start_bit: 0, width: 14 }] },
     // GATESRCRST: block::MATH (unit MATH)
-    InsnDef { name: "GATESRCRST", opcode: 0x35, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "reset srcb gate control", start_bit: 1, width: 23 }, FieldDef { name: "reset srca gate control", start_bit: 0, width: 1 }] },
+    InsnDef { name: "GATESRCRST", opcode: 0x35, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "reset srcb gate control", start_bit: 1, width: 23 }, FieldDef { name: "reset srca gate control", start_bit: 0, width: 1 }] },
     // CLEARDVALID: block::MATH (unit MATH)
-    InsnDef { name: "CLEARDVALID", opcode: 0x36, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "cleardvalid", start_bit: 22, width: 2 }, FieldDef { name: "reset", start_bit: 0, width: 22 }] },
+    InsnDef { name: "CLEARDVALID", opcode: 0x36, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "cleardvalid", start_bit: 22, width: 2 }, FieldDef { name: "reset", start_bit: 0, width: 22 }] },
     // SETRWC: block::MATH (unit MATH)
-    InsnDef { name: "SETRWC", opcode: 0x37, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_ab_vld", start_bit: 22, width: 2 }, FieldDef { name: "rwc_cr", start_bit: 18, width: 4 }, FieldDef { name: "rwc_d", start_bit: 14, width: 4 }, FieldDef { name: "rwc_b", start_bit: 10, width: 4 }, FieldDef { name: "rwc_a", start_bit: 6, width: 4 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
+    InsnDef { name: "SETRWC", opcode: 0x37, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: true, fields: &[FieldDef { name: "clear_ab_vld", start_bit: 22, width: 2 }, FieldDef { name: "rwc_cr", start_bit: 18, width: 4 }, FieldDef { name: "rwc_d", start_bit: 14, width: 4 }, FieldDef { name: "rwc_b", start_bit: 10, width: 4 }, FieldDef { name: "rwc_a", start_bit: 6, width: 4 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
     // INCRWC: block::MATH (unit MATH)
-    InsnDef { name: "INCRWC", opcode: 0x38, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "rwc_cr", start_bit: 18, width: 6 }, FieldDef { name: "rwc_d", start_bit: 14, width: 4 }, FieldDef { name: "rwc_b", start_bit: 10, width: 4 }, FieldDef { name: "rwc_a", start_bit: 6, width: 4 }] },
+    InsnDef { name: "INCRWC", opcode: 0x38, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "rwc_cr", start_bit: 18, width: 6 }, FieldDef { name: "rwc_d", start_bit: 14, width: 4 }, FieldDef { name: "rwc_b", start_bit: 10, width: 4 }, FieldDef { name: "rwc_a", start_bit: 6, width: 4 }] },
     // SETIBRWC: block::MATH (unit MATH)
-    InsnDef { name: "SETIBRWC", opcode: 0x39, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "rwc_cr", start_bit: 18, width: 6 }, FieldDef { name: "rwc_bias", start_bit: 6, width: 12 }, FieldDef { name: "set_inc_ctrl", start_bit: 0, width: 6 }] },
+    InsnDef { name: "SETIBRWC", opcode: 0x39, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "rwc_cr", start_bit: 18, width: 6 }, FieldDef { name: "rwc_bias", start_bit: 6, width: 12 }, FieldDef { name: "set_inc_ctrl", start_bit: 0, width: 6 }] },
     // MFCONV3S1: block::MATH (unit MATH)
-    InsnDef { name: "MFCONV3S1", opcode: 0x3a, unit: ExUnit::Math, block_bits: block::MATH, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "rotate_weights", start_bit: 17, width: 5 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
+    InsnDef { name: "MFCONV3S1", opcode: 0x3a, unit: ExUnit::Math, block_bits: block::MATH, latency: timing::MATH_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "clear_dvalid", start_bit: 22, width: 2 }, FieldDef { name: "rotate_weights", start_bit: 17, width: 5 }, FieldDef { name: "addr_mode", start_bit: 15, width: 2 }, FieldDef { name: "dst", start_bit: 0, width: 15 }] },
     // XMOV: block::TDMA | block::XMOV (unit XMOV)
-    InsnDef { name: "XMOV", opcode: 0x40, unit: ExUnit::Xmov, block_bits: block::TDMA | block::XMOV, fields: &[FieldDef { name: "Mov block selection", start_bit: 23, width: 1 }, FieldDef { name: "Last", start_bit: 0, width: 23 }] },
+    InsnDef { name: "XMOV", opcode: 0x40, unit: ExUnit::Xmov, block_bits: block::TDMA | block::XMOV, latency: timing::XMOV, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Mov block selection", start_bit: 23, width: 1 }, FieldDef { name: "Last", start_bit: 0, width: 23 }] },
     // PACR: block::TDMA | block::PACK (unit PACK)
-    InsnDef { name: "PACR", opcode: 0x41, unit: ExUnit::Pack, block_bits: block::TDMA | block::PACK, fields: &[FieldDef { name: "AddrMode", start_bit: 15, width: 9 }, FieldDef { name: "ZeroWrite", start_bit: 12, width: 3 }, FieldDef { name: "PackSel", start_bit: 8, width: 4 }, FieldDef { name: "OvrdThreadId", start_bit: 7, width: 1 }, FieldDef { name: "Concat", start_bit: 4, width: 3 }, FieldDef { name: "Flush", start_bit: 1, width: 3 }, FieldDef { name: "Last", start_bit: 0, width: 1 }] },
+    InsnDef { name: "PACR", opcode: 0x41, unit: ExUnit::Pack, block_bits: block::TDMA | block::PACK, latency: timing::PACR, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "AddrMode", start_bit: 15, width: 9 }, FieldDef { name: "ZeroWrite", start_bit: 12, width: 3 }, FieldDef { name: "PackSel", start_bit: 8, width: 4 }, FieldDef { name: "OvrdThreadId", start_bit: 7, width: 1 }, FieldDef { name: "Concat", start_bit: 4, width: 3 }, FieldDef { name: "Flush", start_bit: 1, width: 3 }, FieldDef { name: "Last", start_bit: 0, width: 1 }] },
     // UNPACR: block::TDMA | block::UNPACK (unit UNPACK)
-    InsnDef { name: "UNPACR", opcode: 0x42, unit: ExUnit::Unpack, block_bits: block::TDMA | block::UNPACK, fields: &[FieldDef { name: "Unpack_block_selection", start_bit: 23, width: 1 }, FieldDef { name: "AddrMode", start_bit: 15, width: 8 }, FieldDef { name: "CfgContextCntInc", start_bit: 13, width: 2 }, FieldDef { name: "CfgContextId", start_bit: 10, width: 3 }, FieldDef { name: "AddrCntContextId", start_bit: 8, width: 2 }, FieldDef { name: "OvrdThreadId", start_bit: 7, width: 1 }, FieldDef { name: "SetDatValid", start_bit: 6, width: 1 }, FieldDef { name: "rareb_en", start_bit: 5, width: 1 }, FieldDef { name: "ZeroWrite2", start_bit: 4, width: 1 }, FieldDef { name: "AutoIncContextID", start_bit: 3, width: 1 }, FieldDef { name: "RowSearch", start_bit: 2, width: 1 }, FieldDef { name: "SearchCacheFlush", start_bit: 1, width: 1 }, FieldDef { name: "Last", start_bit: 0, width: 1 }] },
+    InsnDef { name: "UNPACR", opcode: 0x42, unit: ExUnit::Unpack, block_bits: block::TDMA | block::UNPACK, latency: timing::UNPACR, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Unpack_block_selection", start_bit: 23, width: 1 }, FieldDef { name: "AddrMode", start_bit: 15, width: 8 }, FieldDef { name: "CfgContextCntInc", start_bit: 13, width: 2 }, FieldDef { name: "CfgContextId", start_bit: 10, width: 3 }, FieldDef { name: "AddrCntContextId", start_bit: 8, width: 2 }, FieldDef { name: "OvrdThreadId", start_bit: 7, width: 1 }, FieldDef { name: "SetDatValid", start_bit: 6, width: 1 }, FieldDef { name: "rareb_en", start_bit: 5, width: 1 }, FieldDef { name: "ZeroWrite2", start_bit: 4, width: 1 }, FieldDef { name: "AutoIncContextID", start_bit: 3, width: 1 }, FieldDef { name: "RowSearch", start_bit: 2, width: 1 }, FieldDef { name: "SearchCacheFlush", start_bit: 1, width: 1 }, FieldDef { name: "Last", start_bit: 0, width: 1 }] },
     // UNPACR_NOP: block::TDMA | block::UNPACK (unit UNPACK)
-    InsnDef { name: "UNPACR_NOP", opcode: 0x43, unit: ExUnit::Unpack, block_bits: block::TDMA | block::UNPACK, fields: &[FieldDef { name: "Unpack_block_selection", start_bit: 23, width: 1 }, FieldDef { name: "NoOp", start_bit: 0, width: 23 }] },
+    InsnDef { name: "UNPACR_NOP", opcode: 0x43, unit: ExUnit::Unpack, block_bits: block::TDMA | block::UNPACK, latency: timing::UNPACR_NOP, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Unpack_block_selection", start_bit: 23, width: 1 }, FieldDef { name: "NoOp", start_bit: 0, width: 23 }] },
     // RSTDMA: block::TDMA (STALLWAIT.md table: B0 only)
-    InsnDef { name: "RSTDMA", opcode: 0x44, unit: ExUnit::Thcon, block_bits: block::TDMA, fields: &[] },
+    InsnDef { name: "RSTDMA", opcode: 0x44, unit: ExUnit::Thcon, block_bits: block::TDMA, latency: timing::THCON_1, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[] },
     // SETDMAREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "SETDMAREG", opcode: 0x45, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "Payload_SigSelSize", start_bit: 22, width: 2 }, FieldDef { name: "Payload_SigSel", start_bit: 8, width: 14 }, FieldDef { name: "SetSignalsMode", start_bit: 7, width: 1 }, FieldDef { name: "RegIndex16b", start_bit: 0, width: 7 }] },
+    InsnDef { name: "SETDMAREG", opcode: 0x45, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_1, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Payload_SigSelSize", start_bit: 22, width: 2 }, FieldDef { name: "Payload_SigSel", start_bit: 8, width: 14 }, FieldDef { name: "SetSignalsMode", start_bit: 7, width: 1 }, FieldDef { name: "RegIndex16b", start_bit: 0, width: 7 }] },
     // FLUSHDMA: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "FLUSHDMA", opcode: 0x46, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "FlushSpec", start_bit: 0, width: 24 }] },
+    InsnDef { name: "FLUSHDMA", opcode: 0x46, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_2, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "FlushSpec", start_bit: 0, width: 24 }] },
     // REG2FLOP: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "REG2FLOP", opcode: 0x48, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "SizeSel", start_bit: 22, width: 2 }, FieldDef { name: "TargetSel", start_bit: 20, width: 2 }, FieldDef { name: "ByteOffset", start_bit: 18, width: 2 }, FieldDef { name: "ContextId_2", start_bit: 16, width: 2 }, FieldDef { name: "FlopIndex", start_bit: 6, width: 10 }, FieldDef { name: "RegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "REG2FLOP", opcode: 0x48, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_2, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "SizeSel", start_bit: 22, width: 2 }, FieldDef { name: "TargetSel", start_bit: 20, width: 2 }, FieldDef { name: "ByteOffset", start_bit: 18, width: 2 }, FieldDef { name: "ContextId_2", start_bit: 16, width: 2 }, FieldDef { name: "FlopIndex", start_bit: 6, width: 10 }, FieldDef { name: "RegIndex", start_bit: 0, width: 6 }] },
     // LOADIND: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "LOADIND", opcode: 0x49, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "SizeSel", start_bit: 22, width: 2 }, FieldDef { name: "OffsetIndex", start_bit: 14, width: 8 }, FieldDef { name: "AutoIncSpec", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "LOADIND", opcode: 0x49, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: timing::THCON_LOAD_TAIL, waits: 0, hands_back: false, fields: &[FieldDef { name: "SizeSel", start_bit: 22, width: 2 }, FieldDef { name: "OffsetIndex", start_bit: 14, width: 8 }, FieldDef { name: "AutoIncSpec", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
     // PACR_SETREG: block::TDMA | block::PACK (unit PACK)
-    InsnDef { name: "PACR_SETREG", opcode: 0x4a, unit: ExUnit::Pack, block_bits: block::TDMA | block::PACK, fields: &[FieldDef { name: "Push", start_bit: 23, width: 1 }, FieldDef { name: "AddrSel", start_bit: 22, width: 1 }, FieldDef { name: "WrData", start_bit: 12, width: 10 }, FieldDef { name: "PackSel", start_bit: 8, width: 4 }, FieldDef { name: "StreamId", start_bit: 2, width: 6 }, FieldDef { name: "Flush", start_bit: 1, width: 1 }, FieldDef { name: "Last", start_bit: 0, width: 1 }] },
+    InsnDef { name: "PACR_SETREG", opcode: 0x4a, unit: ExUnit::Pack, block_bits: block::TDMA | block::PACK, latency: timing::PACR_SETREG, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Push", start_bit: 23, width: 1 }, FieldDef { name: "AddrSel", start_bit: 22, width: 1 }, FieldDef { name: "WrData", start_bit: 12, width: 10 }, FieldDef { name: "PackSel", start_bit: 8, width: 4 }, FieldDef { name: "StreamId", start_bit: 2, width: 6 }, FieldDef { name: "Flush", start_bit: 1, width: 1 }, FieldDef { name: "Last", start_bit: 0, width: 1 }] },
     // TBUFCMD: block::TDMA | block::PACK (unit PACK)
-    InsnDef { name: "TBUFCMD", opcode: 0x4b, unit: ExUnit::Pack, block_bits: block::TDMA | block::PACK, fields: &[] },
+    InsnDef { name: "TBUFCMD", opcode: 0x4b, unit: ExUnit::Pack, block_bits: block::TDMA | block::PACK, latency: timing::PACR, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[] },
     // SETADC: block::TDMA (unit TDMA)
-    InsnDef { name: "SETADC", opcode: 0x50, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "ChannelIndex", start_bit: 20, width: 1 }, FieldDef { name: "DimensionIndex", start_bit: 18, width: 2 }, FieldDef { name: "Value", start_bit: 0, width: 18 }] },
+    InsnDef { name: "SETADC", opcode: 0x50, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "ChannelIndex", start_bit: 20, width: 1 }, FieldDef { name: "DimensionIndex", start_bit: 18, width: 2 }, FieldDef { name: "Value", start_bit: 0, width: 18 }] },
     // SETADCXY: block::TDMA (unit TDMA)
-    InsnDef { name: "SETADCXY", opcode: 0x51, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
+    InsnDef { name: "SETADCXY", opcode: 0x51, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
     // INCADCXY: block::TDMA (unit TDMA)
-    InsnDef { name: "INCADCXY", opcode: 0x52, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }] },
+    InsnDef { name: "INCADCXY", opcode: 0x52, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }] },
     // ADDRCRXY: block::TDMA (unit TDMA)
-    InsnDef { name: "ADDRCRXY", opcode: 0x53, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
+    InsnDef { name: "ADDRCRXY", opcode: 0x53, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
     // SETADCZW: block::TDMA (unit TDMA)
-    InsnDef { name: "SETADCZW", opcode: 0x54, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
+    InsnDef { name: "SETADCZW", opcode: 0x54, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
     // INCADCZW: block::TDMA (unit TDMA)
-    InsnDef { name: "INCADCZW", opcode: 0x55, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }] },
+    InsnDef { name: "INCADCZW", opcode: 0x55, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }] },
     // ADDRCRZW: block::TDMA (unit TDMA)
-    InsnDef { name: "ADDRCRZW", opcode: 0x56, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
+    InsnDef { name: "ADDRCRZW", opcode: 0x56, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "Ch1_Y", start_bit: 15, width: 6 }, FieldDef { name: "Ch1_X", start_bit: 12, width: 3 }, FieldDef { name: "Ch0_Y", start_bit: 9, width: 3 }, FieldDef { name: "Ch0_X", start_bit: 6, width: 3 }, FieldDef { name: "BitMask", start_bit: 0, width: 6 }] },
     // SETDVALID: block::TDMA (unit TDMA)
-    InsnDef { name: "SETDVALID", opcode: 0x57, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "setvalid", start_bit: 0, width: 24 }] },
+    InsnDef { name: "SETDVALID", opcode: 0x57, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "setvalid", start_bit: 0, width: 24 }] },
     // ADDDMAREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "ADDDMAREG", opcode: 0x58, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 11 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "ADDDMAREG", opcode: 0x58, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 11 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
     // SUBDMAREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "SUBDMAREG", opcode: 0x59, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 11 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "SUBDMAREG", opcode: 0x59, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 11 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
     // MULDMAREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "MULDMAREG", opcode: 0x5a, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 11 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "MULDMAREG", opcode: 0x5a, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 11 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
     // BITWOPDMAREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "BITWOPDMAREG", opcode: 0x5b, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "OpSel", start_bit: 18, width: 5 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 6 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "BITWOPDMAREG", opcode: 0x5b, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "OpSel", start_bit: 18, width: 5 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 6 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
     // SHIFTDMAREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "SHIFTDMAREG", opcode: 0x5c, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "OpSel", start_bit: 18, width: 5 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 6 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "SHIFTDMAREG", opcode: 0x5c, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "OpSel", start_bit: 18, width: 5 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 6 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
     // CMPDMAREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "CMPDMAREG", opcode: 0x5d, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "OpSel", start_bit: 18, width: 5 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 6 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "CMPDMAREG", opcode: 0x5d, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "OpBisConst", start_bit: 23, width: 1 }, FieldDef { name: "OpSel", start_bit: 18, width: 5 }, FieldDef { name: "ResultRegIndex", start_bit: 12, width: 6 }, FieldDef { name: "OpBRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "OpARegIndex", start_bit: 0, width: 6 }] },
     // SETADCXX: block::TDMA (unit TDMA)
-    InsnDef { name: "SETADCXX", opcode: 0x5e, unit: ExUnit::Tdma, block_bits: block::TDMA, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "x_end2", start_bit: 10, width: 11 }, FieldDef { name: "x_start", start_bit: 0, width: 10 }] },
+    InsnDef { name: "SETADCXX", opcode: 0x5e, unit: ExUnit::Tdma, block_bits: block::TDMA, latency: timing::MISC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "CntSetMask", start_bit: 21, width: 3 }, FieldDef { name: "x_end2", start_bit: 10, width: 11 }, FieldDef { name: "x_start", start_bit: 0, width: 10 }] },
     // DMANOP: block::TDMA | block::THCON (STALLWAIT.md table: B0 and B5)
-    InsnDef { name: "DMANOP", opcode: 0x60, unit: ExUnit::Tdma, block_bits: block::TDMA | block::THCON, fields: &[] },
+    InsnDef { name: "DMANOP", opcode: 0x60, unit: ExUnit::Tdma, block_bits: block::TDMA | block::THCON, latency: timing::THCON_1, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[] },
     // ATINCGET: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "ATINCGET", opcode: 0x61, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "WrapVal", start_bit: 14, width: 9 }, FieldDef { name: "Sel32b", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "ATINCGET", opcode: 0x61, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: timing::THCON_LOAD_TAIL, waits: 0, hands_back: false, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "WrapVal", start_bit: 14, width: 9 }, FieldDef { name: "Sel32b", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
     // ATINCGETPTR: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "ATINCGETPTR", opcode: 0x62, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "NoIncr", start_bit: 22, width: 1 }, FieldDef { name: "IncrVal", start_bit: 18, width: 4 }, FieldDef { name: "WrapVal", start_bit: 14, width: 4 }, FieldDef { name: "Sel32b", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "ATINCGETPTR", opcode: 0x62, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_15, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "NoIncr", start_bit: 22, width: 1 }, FieldDef { name: "IncrVal", start_bit: 18, width: 4 }, FieldDef { name: "WrapVal", start_bit: 14, width: 4 }, FieldDef { name: "Sel32b", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
     // ATSWAP: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "ATSWAP", opcode: 0x63, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "SwapMask", start_bit: 14, width: 9 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 8 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "ATSWAP", opcode: 0x63, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "SwapMask", start_bit: 14, width: 9 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 8 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
     // ATCAS: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "ATCAS", opcode: 0x64, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "SwapVal", start_bit: 18, width: 5 }, FieldDef { name: "CmpVal", start_bit: 14, width: 4 }, FieldDef { name: "Sel32b", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "ATCAS", opcode: 0x64, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_15, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "SwapVal", start_bit: 18, width: 5 }, FieldDef { name: "CmpVal", start_bit: 14, width: 4 }, FieldDef { name: "Sel32b", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
     // STOREIND: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "STOREIND", opcode: 0x66, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "SizeSel", start_bit: 22, width: 1 }, FieldDef { name: "RegSizeSel", start_bit: 21, width: 1 }, FieldDef { name: "OffsetIndex", start_bit: 14, width: 7 }, FieldDef { name: "AutoIncSpec", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
+    InsnDef { name: "STOREIND", opcode: 0x66, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "MemHierSel", start_bit: 23, width: 1 }, FieldDef { name: "SizeSel", start_bit: 22, width: 1 }, FieldDef { name: "RegSizeSel", start_bit: 21, width: 1 }, FieldDef { name: "OffsetIndex", start_bit: 14, width: 7 }, FieldDef { name: "AutoIncSpec", start_bit: 12, width: 2 }, FieldDef { name: "DataRegIndex", start_bit: 6, width: 6 }, FieldDef { name: "AddrRegIndex", start_bit: 0, width: 6 }] },
     // STOREREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "STOREREG", opcode: 0x67, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "TdmaDataRegIndex", start_bit: 18, width: 6 }, FieldDef { name: "RegAddr", start_bit: 0, width: 18 }] },
+    InsnDef { name: "STOREREG", opcode: 0x67, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "TdmaDataRegIndex", start_bit: 18, width: 6 }, FieldDef { name: "RegAddr", start_bit: 0, width: 18 }] },
     // LOADREG: block::TDMA | block::THCON (unit THCON)
-    InsnDef { name: "LOADREG", opcode: 0x68, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, fields: &[FieldDef { name: "TdmaDataRegIndex", start_bit: 18, width: 6 }, FieldDef { name: "RegAddr", start_bit: 0, width: 18 }] },
+    InsnDef { name: "LOADREG", opcode: 0x68, unit: ExUnit::Thcon, block_bits: block::TDMA | block::THCON, latency: timing::THCON_3, interval: 1, mem_tail: timing::THCON_LOAD_TAIL, waits: 0, hands_back: false, fields: &[FieldDef { name: "TdmaDataRegIndex", start_bit: 18, width: 6 }, FieldDef { name: "RegAddr", start_bit: 0, width: 18 }] },
     // SFPLOAD: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPLOAD", opcode: 0x70, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "sfpu_addr_mode", start_bit: 14, width: 2 }, FieldDef { name: "dest_reg_addr", start_bit: 0, width: 14 }] },
+    InsnDef { name: "SFPLOAD", opcode: 0x70, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "sfpu_addr_mode", start_bit: 14, width: 2 }, FieldDef { name: "dest_reg_addr", start_bit: 0, width: 14 }] },
     // SFPLOADI: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPLOADI", opcode: 0x71, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "imm16", start_bit: 0, width: 16 }] },
+    InsnDef { name: "SFPLOADI", opcode: 0x71, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "imm16", start_bit: 0, width: 16 }] },
     // SFPSTORE: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPSTORE", opcode: 0x72, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "sfpu_addr_mode", start_bit: 14, width: 2 }, FieldDef { name: "dest_reg_addr", start_bit: 0, width: 14 }] },
+    InsnDef { name: "SFPSTORE", opcode: 0x72, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "sfpu_addr_mode", start_bit: 14, width: 2 }, FieldDef { name: "dest_reg_addr", start_bit: 0, width: 14 }] },
     // SFPLUT: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPLUT", opcode: 0x73, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "dest_reg_addr", start_bit: 0, width: 16 }] },
+    InsnDef { name: "SFPLUT", opcode: 0x73, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_MAD, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "dest_reg_addr", start_bit: 0, width: 16 }] },
     // SFPMULI: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPMULI", opcode: 0x74, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm16_math", start_bit: 8, width: 16 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPMULI", opcode: 0x74, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_MAD, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm16_math", start_bit: 8, width: 16 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPADDI: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPADDI", opcode: 0x75, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm16_math", start_bit: 8, width: 16 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPADDI", opcode: 0x75, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_MAD, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm16_math", start_bit: 8, width: 16 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPDIVP2: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPDIVP2", opcode: 0x76, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPDIVP2", opcode: 0x76, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPEXEXP: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPEXEXP", opcode: 0x77, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPEXEXP", opcode: 0x77, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPEXMAN: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPEXMAN", opcode: 0x78, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPEXMAN", opcode: 0x78, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPIADD: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPIADD", opcode: 0x79, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPIADD", opcode: 0x79, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPSHFT: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPSHFT", opcode: 0x7a, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPSHFT", opcode: 0x7a, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPSETCC: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPSETCC", opcode: 0x7b, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPSETCC", opcode: 0x7b, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPMOV: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPMOV", opcode: 0x7c, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPMOV", opcode: 0x7c, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPABS: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPABS", opcode: 0x7d, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPABS", opcode: 0x7d, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPAND: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPAND", opcode: 0x7e, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPAND", opcode: 0x7e, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPOR: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPOR", opcode: 0x7f, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPOR", opcode: 0x7f, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPNOT: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPNOT", opcode: 0x80, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPNOT", opcode: 0x80, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPLZ: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPLZ", opcode: 0x81, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPLZ", opcode: 0x81, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPSETEXP: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPSETEXP", opcode: 0x82, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPSETEXP", opcode: 0x82, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPSETMAN: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPSETMAN", opcode: 0x83, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPSETMAN", opcode: 0x83, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPMAD: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPMAD", opcode: 0x84, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_src_a", start_bit: 16, width: 8 }, FieldDef { name: "lreg_src_b", start_bit: 12, width: 4 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPMAD", opcode: 0x84, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_MAD, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_src_a", start_bit: 16, width: 8 }, FieldDef { name: "lreg_src_b", start_bit: 12, width: 4 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPADD: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPADD", opcode: 0x85, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_src_a", start_bit: 16, width: 8 }, FieldDef { name: "lreg_src_b", start_bit: 12, width: 4 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPADD", opcode: 0x85, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_MAD, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_src_a", start_bit: 16, width: 8 }, FieldDef { name: "lreg_src_b", start_bit: 12, width: 4 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPMUL: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPMUL", opcode: 0x86, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_src_a", start_bit: 16, width: 8 }, FieldDef { name: "lreg_src_b", start_bit: 12, width: 4 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPMUL", opcode: 0x86, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_MAD, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_src_a", start_bit: 16, width: 8 }, FieldDef { name: "lreg_src_b", start_bit: 12, width: 4 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPPUSHC: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPPUSHC", opcode: 0x87, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPPUSHC", opcode: 0x87, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPPOPC: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPPOPC", opcode: 0x88, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPPOPC", opcode: 0x88, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPSETSGN: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPSETSGN", opcode: 0x89, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPSETSGN", opcode: 0x89, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPENCC: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPENCC", opcode: 0x8a, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPENCC", opcode: 0x8a, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPCOMPC: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPCOMPC", opcode: 0x8b, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPCOMPC", opcode: 0x8b, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPTRANSP: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPTRANSP", opcode: 0x8c, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPTRANSP", opcode: 0x8c, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPXOR: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPXOR", opcode: 0x8d, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPXOR", opcode: 0x8d, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFP_STOCH_RND: block::SFPU (unit SFPU)
-    InsnDef { name: "SFP_STOCH_RND", opcode: 0x8e, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "rnd_mode", start_bit: 21, width: 3 }, FieldDef { name: "imm8_math", start_bit: 16, width: 5 }, FieldDef { name: "lreg_src_b", start_bit: 12, width: 4 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFP_STOCH_RND", opcode: 0x8e, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "rnd_mode", start_bit: 21, width: 3 }, FieldDef { name: "imm8_math", start_bit: 16, width: 5 }, FieldDef { name: "lreg_src_b", start_bit: 12, width: 4 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPNOP: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPNOP", opcode: 0x8f, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[] },
+    InsnDef { name: "SFPNOP", opcode: 0x8f, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[] },
     // SFPCAST: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPCAST", opcode: 0x90, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_src_c", start_bit: 8, width: 16 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPCAST", opcode: 0x90, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_src_c", start_bit: 8, width: 16 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPCONFIG: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPCONFIG", opcode: 0x91, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm16_math", start_bit: 8, width: 16 }, FieldDef { name: "config_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPCONFIG", opcode: 0x91, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm16_math", start_bit: 8, width: 16 }, FieldDef { name: "config_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPSWAP: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPSWAP", opcode: 0x92, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPSWAP", opcode: 0x92, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_MAD, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPLOADMACRO: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPLOADMACRO", opcode: 0x93, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "sfpu_addr_mode", start_bit: 14, width: 2 }, FieldDef { name: "dest_reg_addr", start_bit: 0, width: 14 }] },
+    InsnDef { name: "SFPLOADMACRO", opcode: 0x93, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_ind", start_bit: 20, width: 4 }, FieldDef { name: "instr_mod0", start_bit: 16, width: 4 }, FieldDef { name: "sfpu_addr_mode", start_bit: 14, width: 2 }, FieldDef { name: "dest_reg_addr", start_bit: 0, width: 14 }] },
     // SFPSHFT2: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPSHFT2", opcode: 0x94, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPSHFT2", opcode: 0x94, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_SIMPLE, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "imm12_math", start_bit: 12, width: 12 }, FieldDef { name: "lreg_src_c", start_bit: 8, width: 4 }, FieldDef { name: "lreg_dest", start_bit: 4, width: 4 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // SFPLUTFP32: block::SFPU (unit SFPU)
-    InsnDef { name: "SFPLUTFP32", opcode: 0x95, unit: ExUnit::Sfpu, block_bits: block::SFPU, fields: &[FieldDef { name: "lreg_dest", start_bit: 4, width: 20 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
+    InsnDef { name: "SFPLUTFP32", opcode: 0x95, unit: ExUnit::Sfpu, block_bits: block::SFPU, latency: timing::SFPU_MAD, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "lreg_dest", start_bit: 4, width: 20 }, FieldDef { name: "instr_mod1", start_bit: 0, width: 4 }] },
     // ATGETM: block::SYNC (unit SYNC)
-    InsnDef { name: "ATGETM", opcode: 0xa0, unit: ExUnit::Sync, block_bits: block::SYNC, fields: &[FieldDef { name: "mutex_index", start_bit: 0, width: 24 }] },
+    InsnDef { name: "ATGETM", opcode: 0xa0, unit: ExUnit::Sync, block_bits: block::SYNC, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "mutex_index", start_bit: 0, width: 24 }] },
     // ATRELM: block::SYNC (unit SYNC)
-    InsnDef { name: "ATRELM", opcode: 0xa1, unit: ExUnit::Sync, block_bits: block::SYNC, fields: &[FieldDef { name: "mutex_index", start_bit: 0, width: 24 }] },
+    InsnDef { name: "ATRELM", opcode: 0xa1, unit: ExUnit::Sync, block_bits: block::SYNC, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "mutex_index", start_bit: 0, width: 24 }] },
     // STALLWAIT: block::ALL (STALLWAIT.md: blocked by every bit B0-B8)
-    InsnDef { name: "STALLWAIT", opcode: 0xa2, unit: ExUnit::Sync, block_bits: block::ALL, fields: &[FieldDef { name: "stall_res", start_bit: 15, width: 9 }, FieldDef { name: "wait_res", start_bit: 0, width: 15 }] },
+    InsnDef { name: "STALLWAIT", opcode: 0xa2, unit: ExUnit::Sync, block_bits: block::ALL, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "stall_res", start_bit: 15, width: 9 }, FieldDef { name: "wait_res", start_bit: 0, width: 15 }] },
     // SEMINIT: block::SYNC (unit SYNC)
-    InsnDef { name: "SEMINIT", opcode: 0xa3, unit: ExUnit::Sync, block_bits: block::SYNC, fields: &[FieldDef { name: "max_value", start_bit: 20, width: 4 }, FieldDef { name: "init_value", start_bit: 16, width: 4 }, FieldDef { name: "sem_sel", start_bit: 2, width: 14 }] },
+    InsnDef { name: "SEMINIT", opcode: 0xa3, unit: ExUnit::Sync, block_bits: block::SYNC, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "max_value", start_bit: 20, width: 4 }, FieldDef { name: "init_value", start_bit: 16, width: 4 }, FieldDef { name: "sem_sel", start_bit: 2, width: 14 }] },
     // SEMPOST: block::SYNC (unit SYNC)
-    InsnDef { name: "SEMPOST", opcode: 0xa4, unit: ExUnit::Sync, block_bits: block::SYNC, fields: &[FieldDef { name: "sem_sel", start_bit: 2, width: 22 }] },
+    InsnDef { name: "SEMPOST", opcode: 0xa4, unit: ExUnit::Sync, block_bits: block::SYNC, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "sem_sel", start_bit: 2, width: 22 }] },
     // SEMGET: block::SYNC (unit SYNC)
-    InsnDef { name: "SEMGET", opcode: 0xa5, unit: ExUnit::Sync, block_bits: block::SYNC, fields: &[FieldDef { name: "sem_sel", start_bit: 2, width: 22 }] },
+    InsnDef { name: "SEMGET", opcode: 0xa5, unit: ExUnit::Sync, block_bits: block::SYNC, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "sem_sel", start_bit: 2, width: 22 }] },
     // SEMWAIT: block::SYNC (WormholeB0 STALLWAIT.md: SEMWAIT row has B1 only)
-    InsnDef { name: "SEMWAIT", opcode: 0xa6, unit: ExUnit::Sync, block_bits: block::SYNC, fields: &[FieldDef { name: "stall_res", start_bit: 15, width: 9 }, FieldDef { name: "sem_sel", start_bit: 2, width: 13 }, FieldDef { name: "wait_sem_cond", start_bit: 0, width: 2 }] },
+    InsnDef { name: "SEMWAIT", opcode: 0xa6, unit: ExUnit::Sync, block_bits: block::SYNC, latency: timing::SYNC, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "stall_res", start_bit: 15, width: 9 }, FieldDef { name: "sem_sel", start_bit: 2, width: 13 }, FieldDef { name: "wait_sem_cond", start_bit: 0, width: 2 }] },
     // WRCFG: block::CFG (unit CFG)
-    InsnDef { name: "WRCFG", opcode: 0xb0, unit: ExUnit::Cfg, block_bits: block::CFG, fields: &[FieldDef { name: "GprAddress", start_bit: 16, width: 8 }, FieldDef { name: "wr128b", start_bit: 15, width: 1 }, FieldDef { name: "CfgReg", start_bit: 0, width: 15 }] },
+    InsnDef { name: "WRCFG", opcode: 0xb0, unit: ExUnit::Cfg, block_bits: block::CFG, latency: timing::CFG_WRCFG, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "GprAddress", start_bit: 16, width: 8 }, FieldDef { name: "wr128b", start_bit: 15, width: 1 }, FieldDef { name: "CfgReg", start_bit: 0, width: 15 }] },
     // RDCFG: block::CFG (unit CFG)
-    InsnDef { name: "RDCFG", opcode: 0xb1, unit: ExUnit::Cfg, block_bits: block::CFG, fields: &[FieldDef { name: "GprAddress", start_bit: 16, width: 8 }, FieldDef { name: "CfgReg", start_bit: 0, width: 16 }] },
+    InsnDef { name: "RDCFG", opcode: 0xb1, unit: ExUnit::Cfg, block_bits: block::CFG, latency: timing::CFG_RDCFG, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "GprAddress", start_bit: 16, width: 8 }, FieldDef { name: "CfgReg", start_bit: 0, width: 16 }] },
     // SETC16: block::CFG (unit CFG)
-    InsnDef { name: "SETC16", opcode: 0xb2, unit: ExUnit::Cfg, block_bits: block::CFG, fields: &[FieldDef { name: "setc16_reg", start_bit: 16, width: 8 }, FieldDef { name: "setc16_value", start_bit: 0, width: 16 }] },
+    InsnDef { name: "SETC16", opcode: 0xb2, unit: ExUnit::Cfg, block_bits: block::CFG, latency: timing::CFG_SETC16, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "setc16_reg", start_bit: 16, width: 8 }, FieldDef { name: "setc16_value", start_bit: 0, width: 16 }] },
     // RMWCIB0: block::CFG (unit CFG)
-    InsnDef { name: "RMWCIB0", opcode: 0xb3, unit: ExUnit::Cfg, block_bits: block::CFG, fields: &[FieldDef { name: "Mask", start_bit: 16, width: 8 }, FieldDef { name: "Data", start_bit: 8, width: 8 }, FieldDef { name: "CfgRegAddr", start_bit: 0, width: 8 }] },
+    InsnDef { name: "RMWCIB0", opcode: 0xb3, unit: ExUnit::Cfg, block_bits: block::CFG, latency: timing::CFG_SETC16, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Mask", start_bit: 16, width: 8 }, FieldDef { name: "Data", start_bit: 8, width: 8 }, FieldDef { name: "CfgRegAddr", start_bit: 0, width: 8 }] },
     // RMWCIB1: block::CFG (unit CFG)
-    InsnDef { name: "RMWCIB1", opcode: 0xb4, unit: ExUnit::Cfg, block_bits: block::CFG, fields: &[FieldDef { name: "Mask", start_bit: 16, width: 8 }, FieldDef { name: "Data", start_bit: 8, width: 8 }, FieldDef { name: "CfgRegAddr", start_bit: 0, width: 8 }] },
+    InsnDef { name: "RMWCIB1", opcode: 0xb4, unit: ExUnit::Cfg, block_bits: block::CFG, latency: timing::CFG_SETC16, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Mask", start_bit: 16, width: 8 }, FieldDef { name: "Data", start_bit: 8, width: 8 }, FieldDef { name: "CfgRegAddr", start_bit: 0, width: 8 }] },
     // RMWCIB2: block::CFG (unit CFG)
-    InsnDef { name: "RMWCIB2", opcode: 0xb5, unit: ExUnit::Cfg, block_bits: block::CFG, fields: &[FieldDef { name: "Mask", start_bit: 16, width: 8 }, FieldDef { name: "Data", start_bit: 8, width: 8 }, FieldDef { name: "CfgRegAddr", start_bit: 0, width: 8 }] },
+    InsnDef { name: "RMWCIB2", opcode: 0xb5, unit: ExUnit::Cfg, block_bits: block::CFG, latency: timing::CFG_SETC16, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Mask", start_bit: 16, width: 8 }, FieldDef { name: "Data", start_bit: 8, width: 8 }, FieldDef { name: "CfgRegAddr", start_bit: 0, width: 8 }] },
     // RMWCIB3: block::CFG (unit CFG)
-    InsnDef { name: "RMWCIB3", opcode: 0xb6, unit: ExUnit::Cfg, block_bits: block::CFG, fields: &[FieldDef { name: "Mask", start_bit: 16, width: 8 }, FieldDef { name: "Data", start_bit: 8, width: 8 }, FieldDef { name: "CfgRegAddr", start_bit: 0, width: 8 }] },
+    InsnDef { name: "RMWCIB3", opcode: 0xb6, unit: ExUnit::Cfg, block_bits: block::CFG, latency: timing::CFG_SETC16, interval: 1, mem_tail: 0, waits: 0, hands_back: false, fields: &[FieldDef { name: "Mask", start_bit: 16, width: 8 }, FieldDef { name: "Data", start_bit: 8, width: 8 }, FieldDef { name: "CfgRegAddr", start_bit: 0, width: 8 }] },
 ];
 
 /// Opcode → position in [`TABLE`]; `0xff` marks an opcode this architecture does not define.
@@ -291,6 +291,148 @@ pub static INDEX: [u8; 256] = [
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 ];
+
+/// The Wormhole B0 Vector Unit (SFPU) opcodes: the table's instructions whose unit is
+/// [`ExUnit::Sfpu`]. The SFPU matches these exhaustively, so a Vector Unit instruction added
+/// to the table does not compile until the unit gives it a meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum SfpuOpcode {
+    Sfpload = 0x70,
+    Sfploadi = 0x71,
+    Sfpstore = 0x72,
+    Sfplut = 0x73,
+    Sfpmuli = 0x74,
+    Sfpaddi = 0x75,
+    Sfpdivp2 = 0x76,
+    Sfpexexp = 0x77,
+    Sfpexman = 0x78,
+    Sfpiadd = 0x79,
+    Sfpshft = 0x7a,
+    Sfpsetcc = 0x7b,
+    Sfpmov = 0x7c,
+    Sfpabs = 0x7d,
+    Sfpand = 0x7e,
+    Sfpor = 0x7f,
+    Sfpnot = 0x80,
+    Sfplz = 0x81,
+    Sfpsetexp = 0x82,
+    Sfpsetman = 0x83,
+    Sfpmad = 0x84,
+    Sfpadd = 0x85,
+    Sfpmul = 0x86,
+    Sfppushc = 0x87,
+    Sfppopc = 0x88,
+    Sfpsetsgn = 0x89,
+    Sfpencc = 0x8a,
+    Sfpcompc = 0x8b,
+    Sfptransp = 0x8c,
+    Sfpxor = 0x8d,
+    SfpStochRnd = 0x8e,
+    Sfpnop = 0x8f,
+    Sfpcast = 0x90,
+    Sfpconfig = 0x91,
+    Sfpswap = 0x92,
+    Sfploadmacro = 0x93,
+    Sfpshft2 = 0x94,
+    Sfplutfp32 = 0x95,
+}
+
+impl SfpuOpcode {
+    /// The Vector Unit instruction with this opcode, `None` for any other opcode.
+    pub fn from_u8(opcode: u8) -> Option<SfpuOpcode> {
+        match opcode {
+            0x70 => Some(SfpuOpcode::Sfpload),
+            0x71 => Some(SfpuOpcode::Sfploadi),
+            0x72 => Some(SfpuOpcode::Sfpstore),
+            0x73 => Some(SfpuOpcode::Sfplut),
+            0x74 => Some(SfpuOpcode::Sfpmuli),
+            0x75 => Some(SfpuOpcode::Sfpaddi),
+            0x76 => Some(SfpuOpcode::Sfpdivp2),
+            0x77 => Some(SfpuOpcode::Sfpexexp),
+            0x78 => Some(SfpuOpcode::Sfpexman),
+            0x79 => Some(SfpuOpcode::Sfpiadd),
+            0x7a => Some(SfpuOpcode::Sfpshft),
+            0x7b => Some(SfpuOpcode::Sfpsetcc),
+            0x7c => Some(SfpuOpcode::Sfpmov),
+            0x7d => Some(SfpuOpcode::Sfpabs),
+            0x7e => Some(SfpuOpcode::Sfpand),
+            0x7f => Some(SfpuOpcode::Sfpor),
+            0x80 => Some(SfpuOpcode::Sfpnot),
+            0x81 => Some(SfpuOpcode::Sfplz),
+            0x82 => Some(SfpuOpcode::Sfpsetexp),
+            0x83 => Some(SfpuOpcode::Sfpsetman),
+            0x84 => Some(SfpuOpcode::Sfpmad),
+            0x85 => Some(SfpuOpcode::Sfpadd),
+            0x86 => Some(SfpuOpcode::Sfpmul),
+            0x87 => Some(SfpuOpcode::Sfppushc),
+            0x88 => Some(SfpuOpcode::Sfppopc),
+            0x89 => Some(SfpuOpcode::Sfpsetsgn),
+            0x8a => Some(SfpuOpcode::Sfpencc),
+            0x8b => Some(SfpuOpcode::Sfpcompc),
+            0x8c => Some(SfpuOpcode::Sfptransp),
+            0x8d => Some(SfpuOpcode::Sfpxor),
+            0x8e => Some(SfpuOpcode::SfpStochRnd),
+            0x8f => Some(SfpuOpcode::Sfpnop),
+            0x90 => Some(SfpuOpcode::Sfpcast),
+            0x91 => Some(SfpuOpcode::Sfpconfig),
+            0x92 => Some(SfpuOpcode::Sfpswap),
+            0x93 => Some(SfpuOpcode::Sfploadmacro),
+            0x94 => Some(SfpuOpcode::Sfpshft2),
+            0x95 => Some(SfpuOpcode::Sfplutfp32),
+            _ => None,
+        }
+    }
+
+    /// The table entry: every fact of the instruction.
+    pub fn def(self) -> &'static InsnDef {
+        match self {
+            SfpuOpcode::Sfpload => &TABLE[76],
+            SfpuOpcode::Sfploadi => &TABLE[77],
+            SfpuOpcode::Sfpstore => &TABLE[78],
+            SfpuOpcode::Sfplut => &TABLE[79],
+            SfpuOpcode::Sfpmuli => &TABLE[80],
+            SfpuOpcode::Sfpaddi => &TABLE[81],
+            SfpuOpcode::Sfpdivp2 => &TABLE[82],
+            SfpuOpcode::Sfpexexp => &TABLE[83],
+            SfpuOpcode::Sfpexman => &TABLE[84],
+            SfpuOpcode::Sfpiadd => &TABLE[85],
+            SfpuOpcode::Sfpshft => &TABLE[86],
+            SfpuOpcode::Sfpsetcc => &TABLE[87],
+            SfpuOpcode::Sfpmov => &TABLE[88],
+            SfpuOpcode::Sfpabs => &TABLE[89],
+            SfpuOpcode::Sfpand => &TABLE[90],
+            SfpuOpcode::Sfpor => &TABLE[91],
+            SfpuOpcode::Sfpnot => &TABLE[92],
+            SfpuOpcode::Sfplz => &TABLE[93],
+            SfpuOpcode::Sfpsetexp => &TABLE[94],
+            SfpuOpcode::Sfpsetman => &TABLE[95],
+            SfpuOpcode::Sfpmad => &TABLE[96],
+            SfpuOpcode::Sfpadd => &TABLE[97],
+            SfpuOpcode::Sfpmul => &TABLE[98],
+            SfpuOpcode::Sfppushc => &TABLE[99],
+            SfpuOpcode::Sfppopc => &TABLE[100],
+            SfpuOpcode::Sfpsetsgn => &TABLE[101],
+            SfpuOpcode::Sfpencc => &TABLE[102],
+            SfpuOpcode::Sfpcompc => &TABLE[103],
+            SfpuOpcode::Sfptransp => &TABLE[104],
+            SfpuOpcode::Sfpxor => &TABLE[105],
+            SfpuOpcode::SfpStochRnd => &TABLE[106],
+            SfpuOpcode::Sfpnop => &TABLE[107],
+            SfpuOpcode::Sfpcast => &TABLE[108],
+            SfpuOpcode::Sfpconfig => &TABLE[109],
+            SfpuOpcode::Sfpswap => &TABLE[110],
+            SfpuOpcode::Sfploadmacro => &TABLE[111],
+            SfpuOpcode::Sfpshft2 => &TABLE[112],
+            SfpuOpcode::Sfplutfp32 => &TABLE[113],
+        }
+    }
+
+    /// The name as the table spells it (`SFPMAD`, `SFP_STOCH_RND`).
+    pub fn name(self) -> &'static str {
+        self.def().name
+    }
+}
 
 /// One decoded Wormhole B0 instruction with its operands as named fields. Bits outside every
 /// field (reserved bits) are not kept; [`super::Decoded`] keeps the whole word.
@@ -3105,6 +3247,952 @@ impl Insn {
             Insn::Unknown(_) => None,
             _ => TABLE.get(usize::from(INDEX[(self.encode() >> 24) as usize])),
         }
+    }
+}
+
+/// Each instruction's operands as one struct (same names and types as the [`Visit`] method's
+/// parameters), for unit functions that take many: the visitor builds it from its typed
+/// fields, so no unit re-matches the instruction.
+pub mod operands {
+    /// `MOP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mop {
+        pub mop_type: u8,
+        pub loop_count: u8,
+        pub zmask_lo16: u16,
+    }
+    /// `MOP_CFG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct MopCfg {
+        pub zmask_hi16: u32,
+    }
+    /// `REPLAY` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Replay {
+        pub start_idx: u16,
+        pub len: u16,
+        pub execute_while_loading: u8,
+        pub load_mode: u8,
+    }
+    /// `MOVD2A` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movd2a {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `MOVDBGA2D` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movdbga2d {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `MOVD2B` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movd2b {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `MOVB2A` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movb2a {
+        pub srca: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub srcb: u16,
+    }
+    /// `ZEROACC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Zeroacc {
+        pub clear_mode: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `ZEROSRC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Zerosrc {
+        pub zero_val: u32,
+        pub write_mode: u8,
+        pub bank_mask: u8,
+        pub src_mask: u8,
+    }
+    /// `MOVA2D` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mova2d {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `MOVB2D` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Movb2d {
+        pub dest_32b_lo: u8,
+        pub src: u8,
+        pub addr_mode: u8,
+        pub instr_mod: u8,
+        pub dst: u16,
+    }
+    /// `SHIFTXA` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Shiftxa {
+        pub log2_amount2: u32,
+        pub shift_mode: u8,
+    }
+    /// `SHIFTXB` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Shiftxb {
+        pub addr_mode: u16,
+        pub rot_shift: u8,
+        pub shift_row: u16,
+    }
+    /// `SETASHRMH0` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setashrmh0 {
+        pub reg_mask: u32,
+        pub halo_mask: u8,
+    }
+    /// `SETASHRMH1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setashrmh1 {
+        pub reg_mask: u32,
+        pub halo_mask: u8,
+    }
+    /// `SETASHRMV` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setashrmv {
+        pub reg_mask2: u32,
+    }
+    /// `SETPKEDGOF` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setpkedgof {
+        pub y_end: u16,
+        pub y_start: u8,
+        pub x_end: u8,
+        pub x_start: u8,
+    }
+    /// `SETASHRMH` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setashrmh {
+        pub reg_mask: u32,
+        pub halo_mask: u8,
+    }
+    /// `CONV3S1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Conv3s1 {
+        pub clear_dvalid: u8,
+        pub rotate_weights: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `CONV3S2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Conv3s2 {
+        pub clear_dvalid: u8,
+        pub rotate_weights: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `MPOOL3S1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mpool3s1 {
+        pub clear_dvalid: u8,
+        pub addr_mode: u8,
+        pub index_en: u8,
+        pub dst: u16,
+    }
+    /// `APOOL3S1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Apool3s1 {
+        pub clear_dvalid: u8,
+        pub addr_mode: u8,
+        pub index_en: u8,
+        pub dst: u16,
+    }
+    /// `MVMUL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mvmul {
+        pub clear_dvalid: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `ELWMUL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Elwmul {
+        pub clear_dvalid: u8,
+        pub dest_accum_en: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `ELWADD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Elwadd {
+        pub clear_dvalid: u8,
+        pub dest_accum_en: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `DOTPV` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Dotpv {
+        pub clear_dvalid: u8,
+        pub dest_accum_en: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `ELWSUB` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Elwsub {
+        pub clear_dvalid: u8,
+        pub dest_accum_en: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `MPOOL3S2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mpool3s2 {
+        pub clear_dvalid: u8,
+        pub addr_mode: u8,
+        pub index_en: u8,
+        pub dst: u16,
+    }
+    /// `APOOL3S2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Apool3s2 {
+        pub clear_dvalid: u8,
+        pub addr_mode: u8,
+        pub index_en: u8,
+        pub dst: u16,
+    }
+    /// `GMPOOL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Gmpool {
+        pub clear_dvalid: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub max_pool_index_en: u8,
+        pub dst: u16,
+    }
+    /// `GAPOOL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Gapool {
+        pub clear_dvalid: u8,
+        pub instr_mod19: u8,
+        pub addr_mode: u8,
+        pub max_pool_index_en: u8,
+        pub dst: u16,
+    }
+    /// `GATESRCRST` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Gatesrcrst {
+        pub reset_srcb_gate_control: u32,
+        pub reset_srca_gate_control: u8,
+    }
+    /// `CLEARDVALID` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Cleardvalid {
+        pub cleardvalid: u8,
+        pub reset: u32,
+    }
+    /// `SETRWC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setrwc {
+        pub clear_ab_vld: u8,
+        pub rwc_cr: u8,
+        pub rwc_d: u8,
+        pub rwc_b: u8,
+        pub rwc_a: u8,
+        pub bit_mask: u8,
+    }
+    /// `INCRWC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Incrwc {
+        pub rwc_cr: u8,
+        pub rwc_d: u8,
+        pub rwc_b: u8,
+        pub rwc_a: u8,
+    }
+    /// `SETIBRWC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setibrwc {
+        pub rwc_cr: u8,
+        pub rwc_bias: u16,
+        pub set_inc_ctrl: u8,
+    }
+    /// `MFCONV3S1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Mfconv3s1 {
+        pub clear_dvalid: u8,
+        pub rotate_weights: u8,
+        pub addr_mode: u8,
+        pub dst: u16,
+    }
+    /// `XMOV` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Xmov {
+        pub mov_block_selection: u8,
+        pub last: u32,
+    }
+    /// `PACR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Pacr {
+        pub addr_mode: u16,
+        pub zero_write: u8,
+        pub pack_sel: u8,
+        pub ovrd_thread_id: u8,
+        pub concat: u8,
+        pub flush: u8,
+        pub last: u8,
+    }
+    /// `UNPACR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Unpacr {
+        pub unpack_block_selection: u8,
+        pub addr_mode: u8,
+        pub cfg_context_cnt_inc: u8,
+        pub cfg_context_id: u8,
+        pub addr_cnt_context_id: u8,
+        pub ovrd_thread_id: u8,
+        pub set_dat_valid: u8,
+        pub rareb_en: u8,
+        pub zero_write2: u8,
+        pub auto_inc_context_id: u8,
+        pub row_search: u8,
+        pub search_cache_flush: u8,
+        pub last: u8,
+    }
+    /// `UNPACR_NOP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct UnpacrNop {
+        pub unpack_block_selection: u8,
+        pub no_op: u32,
+    }
+    /// `SETDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setdmareg {
+        pub payload_sig_sel_size: u8,
+        pub payload_sig_sel: u16,
+        pub set_signals_mode: u8,
+        pub reg_index16b: u8,
+    }
+    /// `FLUSHDMA` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Flushdma {
+        pub flush_spec: u32,
+    }
+    /// `REG2FLOP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Reg2flop {
+        pub size_sel: u8,
+        pub target_sel: u8,
+        pub byte_offset: u8,
+        pub context_id_2: u8,
+        pub flop_index: u16,
+        pub reg_index: u8,
+    }
+    /// `LOADIND` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Loadind {
+        pub size_sel: u8,
+        pub offset_index: u8,
+        pub auto_inc_spec: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `PACR_SETREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PacrSetreg {
+        pub push: u8,
+        pub addr_sel: u8,
+        pub wr_data: u16,
+        pub pack_sel: u8,
+        pub stream_id: u8,
+        pub flush: u8,
+        pub last: u8,
+    }
+    /// `SETADC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setadc {
+        pub cnt_set_mask: u8,
+        pub channel_index: u8,
+        pub dimension_index: u8,
+        pub value: u32,
+    }
+    /// `SETADCXY` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setadcxy {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+        pub bit_mask: u8,
+    }
+    /// `INCADCXY` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Incadcxy {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+    }
+    /// `ADDRCRXY` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Addrcrxy {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+        pub bit_mask: u8,
+    }
+    /// `SETADCZW` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setadczw {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+        pub bit_mask: u8,
+    }
+    /// `INCADCZW` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Incadczw {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+    }
+    /// `ADDRCRZW` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Addrcrzw {
+        pub cnt_set_mask: u8,
+        pub ch1_y: u8,
+        pub ch1_x: u8,
+        pub ch0_y: u8,
+        pub ch0_x: u8,
+        pub bit_mask: u8,
+    }
+    /// `SETDVALID` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setdvalid {
+        pub setvalid: u32,
+    }
+    /// `ADDDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Adddmareg {
+        pub op_bis_const: u8,
+        pub result_reg_index: u16,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `SUBDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Subdmareg {
+        pub op_bis_const: u8,
+        pub result_reg_index: u16,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `MULDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Muldmareg {
+        pub op_bis_const: u8,
+        pub result_reg_index: u16,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `BITWOPDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Bitwopdmareg {
+        pub op_bis_const: u8,
+        pub op_sel: u8,
+        pub result_reg_index: u8,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `SHIFTDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Shiftdmareg {
+        pub op_bis_const: u8,
+        pub op_sel: u8,
+        pub result_reg_index: u8,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `CMPDMAREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Cmpdmareg {
+        pub op_bis_const: u8,
+        pub op_sel: u8,
+        pub result_reg_index: u8,
+        pub op_breg_index: u8,
+        pub op_areg_index: u8,
+    }
+    /// `SETADCXX` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setadcxx {
+        pub cnt_set_mask: u8,
+        pub x_end2: u16,
+        pub x_start: u16,
+    }
+    /// `ATINCGET` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atincget {
+        pub mem_hier_sel: u8,
+        pub wrap_val: u16,
+        pub sel32b: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `ATINCGETPTR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atincgetptr {
+        pub mem_hier_sel: u8,
+        pub no_incr: u8,
+        pub incr_val: u8,
+        pub wrap_val: u8,
+        pub sel32b: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `ATSWAP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atswap {
+        pub mem_hier_sel: u8,
+        pub swap_mask: u16,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `ATCAS` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atcas {
+        pub mem_hier_sel: u8,
+        pub swap_val: u8,
+        pub cmp_val: u8,
+        pub sel32b: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `STOREIND` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Storeind {
+        pub mem_hier_sel: u8,
+        pub size_sel: u8,
+        pub reg_size_sel: u8,
+        pub offset_index: u8,
+        pub auto_inc_spec: u8,
+        pub data_reg_index: u8,
+        pub addr_reg_index: u8,
+    }
+    /// `STOREREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Storereg {
+        pub tdma_data_reg_index: u8,
+        pub reg_addr: u32,
+    }
+    /// `LOADREG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Loadreg {
+        pub tdma_data_reg_index: u8,
+        pub reg_addr: u32,
+    }
+    /// `SFPLOAD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpload {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub sfpu_addr_mode: u8,
+        pub dest_reg_addr: u16,
+    }
+    /// `SFPLOADI` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfploadi {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub imm16: u16,
+    }
+    /// `SFPSTORE` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpstore {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub sfpu_addr_mode: u8,
+        pub dest_reg_addr: u16,
+    }
+    /// `SFPLUT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfplut {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub dest_reg_addr: u16,
+    }
+    /// `SFPMULI` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmuli {
+        pub imm16_math: u16,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPADDI` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpaddi {
+        pub imm16_math: u16,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPDIVP2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpdivp2 {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPEXEXP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpexexp {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPEXMAN` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpexman {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPIADD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpiadd {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSHFT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpshft {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSETCC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpsetcc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPMOV` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmov {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPABS` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpabs {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPAND` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpand {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPOR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpor {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPNOT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpnot {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPLZ` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfplz {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSETEXP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpsetexp {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSETMAN` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpsetman {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPMAD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmad {
+        pub lreg_src_a: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPADD` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpadd {
+        pub lreg_src_a: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPMUL` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpmul {
+        pub lreg_src_a: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPPUSHC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfppushc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPPOPC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfppopc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSETSGN` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpsetsgn {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPENCC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpencc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPCOMPC` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpcompc {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPTRANSP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfptransp {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPXOR` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpxor {
+        pub imm12_math: u16,
+        pub lreg_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFP_STOCH_RND` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct SfpStochRnd {
+        pub rnd_mode: u8,
+        pub imm8_math: u8,
+        pub lreg_src_b: u8,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPCAST` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpcast {
+        pub lreg_src_c: u16,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPCONFIG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpconfig {
+        pub imm16_math: u16,
+        pub config_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPSWAP` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpswap {
+        pub imm12_math: u16,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPLOADMACRO` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfploadmacro {
+        pub lreg_ind: u8,
+        pub instr_mod0: u8,
+        pub sfpu_addr_mode: u8,
+        pub dest_reg_addr: u16,
+    }
+    /// `SFPSHFT2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfpshft2 {
+        pub imm12_math: u16,
+        pub lreg_src_c: u8,
+        pub lreg_dest: u8,
+        pub instr_mod1: u8,
+    }
+    /// `SFPLUTFP32` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sfplutfp32 {
+        pub lreg_dest: u32,
+        pub instr_mod1: u8,
+    }
+    /// `ATGETM` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atgetm {
+        pub mutex_index: u32,
+    }
+    /// `ATRELM` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Atrelm {
+        pub mutex_index: u32,
+    }
+    /// `STALLWAIT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Stallwait {
+        pub stall_res: u16,
+        pub wait_res: u16,
+    }
+    /// `SEMINIT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Seminit {
+        pub max_value: u8,
+        pub init_value: u8,
+        pub sem_sel: u16,
+    }
+    /// `SEMPOST` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Sempost {
+        pub sem_sel: u32,
+    }
+    /// `SEMGET` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Semget {
+        pub sem_sel: u32,
+    }
+    /// `SEMWAIT` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Semwait {
+        pub stall_res: u16,
+        pub sem_sel: u16,
+        pub wait_sem_cond: u8,
+    }
+    /// `WRCFG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Wrcfg {
+        pub gpr_address: u8,
+        pub wr128b: u8,
+        pub cfg_reg: u16,
+    }
+    /// `RDCFG` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rdcfg {
+        pub gpr_address: u8,
+        pub cfg_reg: u16,
+    }
+    /// `SETC16` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Setc16 {
+        pub setc16_reg: u8,
+        pub setc16_value: u16,
+    }
+    /// `RMWCIB0` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rmwcib0 {
+        pub mask: u8,
+        pub data: u8,
+        pub cfg_reg_addr: u8,
+    }
+    /// `RMWCIB1` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rmwcib1 {
+        pub mask: u8,
+        pub data: u8,
+        pub cfg_reg_addr: u8,
+    }
+    /// `RMWCIB2` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rmwcib2 {
+        pub mask: u8,
+        pub data: u8,
+        pub cfg_reg_addr: u8,
+    }
+    /// `RMWCIB3` operands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Rmwcib3 {
+        pub mask: u8,
+        pub data: u8,
+        pub cfg_reg_addr: u8,
     }
 }
 

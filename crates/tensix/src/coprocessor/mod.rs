@@ -21,7 +21,7 @@ use bhemu_isa::tensix::Arch;
 use crate::backend::{unit_name, Backend};
 use crate::error::{ErrorKind, TensixError, ThreadWait};
 use crate::fifo::{Fifo, Pushed, FIFO_SLOTS};
-use crate::insn::{cond, disasm, predecode, Insn, NopWait, Op, Unit};
+use crate::insn::{cond, decode, disasm, Insn, NopWait, Op, Unit};
 use crate::mop_expander::MopExpander;
 use crate::qstatus;
 use crate::replay_expander::ReplayExpander;
@@ -242,7 +242,7 @@ impl Coprocessor {
         word: u32,
     ) -> Result<Pushed, TensixError> {
         self.check_thread(thread)?;
-        let mut insn = predecode(self.arch, word);
+        let mut insn = decode(self.arch, word);
         insn.from_brisc = source == PushSource::Brisc;
         let th = &mut self.threads[thread];
         let r = match source {

@@ -560,10 +560,7 @@ fn execute_data(
         mode: d.mode,
         warnings: d.warnings,
     };
-    let mut ex = Exec {
-        ctx: &mut ctx,
-        insn,
-    };
+    let mut ex = Exec { ctx: &mut ctx };
     bhemu_isa::tensix::blackhole::visit(&insn, &mut ex)
 }
 

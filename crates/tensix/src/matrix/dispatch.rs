@@ -6,18 +6,11 @@
 use super::{MathRegs, MatrixCtx, MatrixOp, MatrixUnit};
 use crate::error::ErrorKind;
 use crate::units::{Ctx, UnitResult};
-use bhemu_isa::tensix::blackhole::Insn;
 
 impl MatrixUnit {
-    /// Applies one dispatched Matrix Unit computation instruction (`ctx.word`, decoded as
-    /// `insn`) to `ctx.state`.
-    pub fn execute_in(&mut self, ctx: &mut Ctx<'_>, insn: &Insn) -> UnitResult {
-        let Some(op) = MatrixOp::from_blackhole(insn) else {
-            return Err(ctx.error(
-                ErrorKind::Invalid,
-                "not a Matrix Unit computation instruction",
-            ));
-        };
+    /// Applies one dispatched Matrix Unit computation (`ctx.word`, decoded by the dispatcher
+    /// into `op` from its typed fields) to `ctx.state`.
+    pub fn execute_in(&mut self, ctx: &mut Ctx<'_>, op: MatrixOp) -> UnitResult {
         let regs = MathRegs::resolve(ctx.state, ctx.thread, ctx.banks);
         let state = &mut *ctx.state;
         let mut mctx = MatrixCtx {

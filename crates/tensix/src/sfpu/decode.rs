@@ -6,204 +6,55 @@
 //! `VB` 12..15 (or an immediate from bit 12), `VA` 16..19; `SFPLOAD` / `SFPLOADI` /
 //! `SFPSTORE` / `SFPLUT` put `Mod0` at 16..19 and `VD` at 20..23.
 
-/// Every Vector Unit opcode of the Blackhole table (0x70..=0x99).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    Load,
-    LoadI,
-    Store,
-    Lut,
-    MulI,
-    AddI,
-    DivP2,
-    ExExp,
-    ExMan,
-    IAdd,
-    Shft,
-    SetCc,
-    Mov,
-    Abs,
-    And,
-    Or,
-    Not,
-    Lz,
-    SetExp,
-    SetMan,
-    Mad,
-    Add,
-    Mul,
-    PushC,
-    PopC,
-    SetSgn,
-    EnCc,
-    CompC,
-    Transp,
-    Xor,
-    StochRnd,
-    Nop,
-    Cast,
-    Config,
-    Swap,
-    LoadMacro,
-    Shft2,
-    LutFp32,
-    Le,
-    Gt,
-    Mul24,
-    ARecip,
+/// A Vector Unit opcode: the generated table's [`SfpuOpcode`](bhemu_isa::tensix::blackhole::SfpuOpcode)
+/// (its instructions whose unit is the SFPU), so the SFPU keys on the same identity and name
+/// (`SFP_STOCH_RND`) as every other unit, and matches it exhaustively.
+pub use bhemu_isa::tensix::blackhole::SfpuOpcode as Op;
+
+/// The opcode of `word` if the table puts it on the Vector Unit.
+pub fn sfpu_op(word: u32) -> Option<Op> {
+    Op::from_u8((word >> 24) as u8)
 }
 
-const OPS: [Op; 42] = [
-    Op::Load,
-    Op::LoadI,
-    Op::Store,
-    Op::Lut,
-    Op::MulI,
-    Op::AddI,
-    Op::DivP2,
-    Op::ExExp,
-    Op::ExMan,
-    Op::IAdd,
-    Op::Shft,
-    Op::SetCc,
-    Op::Mov,
-    Op::Abs,
-    Op::And,
-    Op::Or,
-    Op::Not,
-    Op::Lz,
-    Op::SetExp,
-    Op::SetMan,
-    Op::Mad,
-    Op::Add,
-    Op::Mul,
-    Op::PushC,
-    Op::PopC,
-    Op::SetSgn,
-    Op::EnCc,
-    Op::CompC,
-    Op::Transp,
-    Op::Xor,
-    Op::StochRnd,
-    Op::Nop,
-    Op::Cast,
-    Op::Config,
-    Op::Swap,
-    Op::LoadMacro,
-    Op::Shft2,
-    Op::LutFp32,
-    Op::Le,
-    Op::Gt,
-    Op::Mul24,
-    Op::ARecip,
-];
+/// Instructions with a `VB` field in their encoding (others use `VB = VD` where they read
+/// a `VB` at all). The YAML's fields differ from the pages' here (SFPSHFT2's `VB` sits in its
+/// `imm12_math`), so this is the pages' fact, kept beside the decode that uses it.
+pub fn has_vb_field(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Sfpmad
+            | Op::Sfpadd
+            | Op::Sfpmul
+            | Op::Sfpmul24
+            | Op::Sfpand
+            | Op::Sfpor
+            | Op::Sfpshft2
+            | Op::SfpStochRnd
+            | Op::Sfparecip
+    )
+}
 
-/// First Vector Unit opcode (`SFPLOAD`).
-pub const FIRST_OPCODE: u32 = 0x70;
+/// Instructions without a `VC` field (SFPADDI / SFPMULI then use `VC = VD`).
+pub fn has_vc_field(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::Sfpaddi
+            | Op::Sfpmuli
+            | Op::Sfplut
+            | Op::Sfplutfp32
+            | Op::Sfploadi
+            | Op::Sfpload
+            | Op::Sfpstore
+            | Op::Sfpconfig
+            | Op::Sfpnop
+            | Op::Sfploadmacro
+    )
+}
 
-impl Op {
-    /// The opcode in bits 24..31 of `word`, if it is a Vector Unit instruction.
-    pub fn from_word(word: u32) -> Option<Op> {
-        let opc = word >> 24;
-        opc.checked_sub(FIRST_OPCODE)
-            .and_then(|i| OPS.get(i as usize).copied())
-    }
-
-    /// The opcode value.
-    pub fn opcode(self) -> u32 {
-        // The enum lists the opcodes in encoding order.
-        FIRST_OPCODE + self as u32
-    }
-
-    /// The hardware's mnemonic.
-    pub fn name(self) -> &'static str {
-        match self {
-            Op::Load => "SFPLOAD",
-            Op::LoadI => "SFPLOADI",
-            Op::Store => "SFPSTORE",
-            Op::Lut => "SFPLUT",
-            Op::MulI => "SFPMULI",
-            Op::AddI => "SFPADDI",
-            Op::DivP2 => "SFPDIVP2",
-            Op::ExExp => "SFPEXEXP",
-            Op::ExMan => "SFPEXMAN",
-            Op::IAdd => "SFPIADD",
-            Op::Shft => "SFPSHFT",
-            Op::SetCc => "SFPSETCC",
-            Op::Mov => "SFPMOV",
-            Op::Abs => "SFPABS",
-            Op::And => "SFPAND",
-            Op::Or => "SFPOR",
-            Op::Not => "SFPNOT",
-            Op::Lz => "SFPLZ",
-            Op::SetExp => "SFPSETEXP",
-            Op::SetMan => "SFPSETMAN",
-            Op::Mad => "SFPMAD",
-            Op::Add => "SFPADD",
-            Op::Mul => "SFPMUL",
-            Op::PushC => "SFPPUSHC",
-            Op::PopC => "SFPPOPC",
-            Op::SetSgn => "SFPSETSGN",
-            Op::EnCc => "SFPENCC",
-            Op::CompC => "SFPCOMPC",
-            Op::Transp => "SFPTRANSP",
-            Op::Xor => "SFPXOR",
-            Op::StochRnd => "SFPSTOCHRND",
-            Op::Nop => "SFPNOP",
-            Op::Cast => "SFPCAST",
-            Op::Config => "SFPCONFIG",
-            Op::Swap => "SFPSWAP",
-            Op::LoadMacro => "SFPLOADMACRO",
-            Op::Shft2 => "SFPSHFT2",
-            Op::LutFp32 => "SFPLUTFP32",
-            Op::Le => "SFPLE",
-            Op::Gt => "SFPGT",
-            Op::Mul24 => "SFPMUL24",
-            Op::ARecip => "SFPARECIP",
-        }
-    }
-
-    /// Instructions with a `VB` field in their encoding (others use `VB = VD` where they read
-    /// a `VB` at all).
-    pub fn has_vb_field(self) -> bool {
-        matches!(
-            self,
-            Op::Mad
-                | Op::Add
-                | Op::Mul
-                | Op::Mul24
-                | Op::And
-                | Op::Or
-                | Op::Shft2
-                | Op::StochRnd
-                | Op::ARecip
-        )
-    }
-
-    /// Instructions without a `VC` field (SFPADDI / SFPMULI then use `VC = VD`).
-    pub fn has_vc_field(self) -> bool {
-        !matches!(
-            self,
-            Op::AddI
-                | Op::MulI
-                | Op::Lut
-                | Op::LutFp32
-                | Op::LoadI
-                | Op::Load
-                | Op::Store
-                | Op::Config
-                | Op::Nop
-                | Op::LoadMacro
-        )
-    }
-
-    /// The MAD sub-unit's instructions (2-cycle latency).
-    pub fn is_mad_unit(self) -> bool {
-        matches!(
-            self,
-            Op::Mad | Op::Add | Op::Mul | Op::MulI | Op::AddI | Op::Lut | Op::LutFp32 | Op::Mul24
-        )
-    }
+/// The MAD sub-unit's instructions (BlackholeA0 VectorUnit.md): the table's 2-cycle
+/// (`timing::SFPU_MAD`) instructions except SFPSWAP, which runs on the simple sub-unit.
+pub fn is_mad_unit(op: Op) -> bool {
+    op.def().latency == bhemu_isa::tensix::timing::SFPU_MAD && op != Op::Sfpswap
 }
 
 /// One decoded instruction with its register operands resolved, as a sub-unit sees it.
@@ -232,18 +83,20 @@ fn nib(word: u32, at: u32) -> u8 {
 impl Insn {
     /// Decode `word` as issued by a thread (`None` if it is not a Vector Unit instruction).
     pub fn decode(word: u32) -> Option<Insn> {
-        let op = Op::from_word(word)?;
+        let op = sfpu_op(word)?;
         let (vd, modifier) = match op {
-            Op::Load | Op::LoadI | Op::Store | Op::Lut => (nib(word, 20), nib(word, 16)),
-            Op::LoadMacro => (
+            Op::Sfpload | Op::Sfploadi | Op::Sfpstore | Op::Sfplut => {
+                (nib(word, 20), nib(word, 16))
+            }
+            Op::Sfploadmacro => (
                 ((word >> 20) & 3) as u8 | (((word & 1) as u8) << 2),
                 nib(word, 16),
             ),
-            Op::StochRnd => (nib(word, 4), (word & 7) as u8),
+            Op::SfpStochRnd => (nib(word, 4), (word & 7) as u8),
             _ => (nib(word, 4), nib(word, 0)),
         };
-        let vc = if op.has_vc_field() { nib(word, 8) } else { vd };
-        let vb = if op.has_vb_field() { nib(word, 12) } else { vd };
+        let vc = if has_vc_field(op) { nib(word, 8) } else { vd };
+        let vb = if has_vb_field(op) { nib(word, 12) } else { vd };
         Some(Insn {
             op,
             word,
@@ -274,5 +127,42 @@ impl Insn {
     /// 10-bit Dst address immediate in bits 0..9 (SFPLOAD, SFPSTORE, SFPLOADMACRO).
     pub fn imm10(&self) -> u32 {
         self.word & 0x3ff
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table's SFPU unit is Blackhole's 0x70..=0x99 block (VectorUnit.md), nothing else.
+    #[test]
+    fn the_vector_unit_opcodes_are_0x70_to_0x99() {
+        let ops: Vec<u8> = (0..=255u8)
+            .filter(|&o| sfpu_op(u32::from(o) << 24).is_some())
+            .collect();
+        assert_eq!(ops, (0x70..=0x99).collect::<Vec<u8>>());
+    }
+
+    /// The MAD sub-unit, derived from the table's latency, is the list VectorUnit.md gives.
+    #[test]
+    fn the_mad_sub_unit_is_the_documented_list() {
+        let mad: Vec<&str> = (0..=255u8)
+            .filter_map(Op::from_u8)
+            .filter(|&o| is_mad_unit(o))
+            .map(Op::name)
+            .collect();
+        assert_eq!(
+            mad,
+            [
+                "SFPLUT",
+                "SFPMULI",
+                "SFPADDI",
+                "SFPMAD",
+                "SFPADD",
+                "SFPMUL",
+                "SFPLUTFP32",
+                "SFPMUL24"
+            ]
+        );
     }
 }

@@ -56,8 +56,8 @@ pub fn dst_rows_read(
     thread: usize,
     word: u32,
 ) -> Option<crate::matrix::DstRows> {
-    let insn = Insn::decode(word).filter(|i| matches!(i.op, Op::Load | Op::LoadMacro))?;
-    if insn.op == Op::Load && insn.vd >= 8 {
+    let insn = Insn::decode(word).filter(|i| matches!(i.op, Op::Sfpload | Op::Sfploadmacro))?;
+    if insn.op == Op::Sfpload && insn.vd >= 8 {
         return None;
     }
     let sp = state.sfpu.rwc_sp.get(thread).copied().unwrap_or(0);
@@ -133,7 +133,8 @@ impl Prepared {
         let decoded = issued.and_then(|(_, w)| Insn::decode(w));
         let mut addr = 0;
         let mut new_sp = None;
-        if let Some(insn) = decoded.filter(|i| matches!(i.op, Op::Load | Op::Store | Op::LoadMacro))
+        if let Some(insn) =
+            decoded.filter(|i| matches!(i.op, Op::Sfpload | Op::Sfpstore | Op::Sfploadmacro))
         {
             let sp = rwc_sp.get(thread).copied().unwrap_or(0);
             let inputs = addr_inputs(state, thread, insn.imm10(), sp);
@@ -142,7 +143,7 @@ impl Prepared {
             } else {
                 insn.modifier
             };
-            let (a, s) = if insn.op == Op::Store {
+            let (a, s) = if insn.op == Op::Sfpstore {
                 inputs.store(mod0)
             } else {
                 inputs.load(mod0)

@@ -28,38 +28,38 @@ fn can_execute(unit: SubUnit, op: Op) -> bool {
     match unit {
         SubUnit::Simple => matches!(
             op,
-            Op::Abs
-                | Op::And
-                | Op::ARecip
-                | Op::Cast
-                | Op::CompC
-                | Op::Config
-                | Op::DivP2
-                | Op::EnCc
-                | Op::ExExp
-                | Op::ExMan
-                | Op::Gt
-                | Op::IAdd
-                | Op::Le
-                | Op::Lz
-                | Op::Mov
-                | Op::Nop
-                | Op::Not
-                | Op::Or
-                | Op::PopC
-                | Op::PushC
-                | Op::SetCc
-                | Op::SetExp
-                | Op::SetMan
-                | Op::SetSgn
-                | Op::Shft
-                | Op::Swap
-                | Op::Transp
-                | Op::Xor
+            Op::Sfpabs
+                | Op::Sfpand
+                | Op::Sfparecip
+                | Op::Sfpcast
+                | Op::Sfpcompc
+                | Op::Sfpconfig
+                | Op::Sfpdivp2
+                | Op::Sfpencc
+                | Op::Sfpexexp
+                | Op::Sfpexman
+                | Op::Sfpgt
+                | Op::Sfpiadd
+                | Op::Sfple
+                | Op::Sfplz
+                | Op::Sfpmov
+                | Op::Sfpnop
+                | Op::Sfpnot
+                | Op::Sfpor
+                | Op::Sfppopc
+                | Op::Sfppushc
+                | Op::Sfpsetcc
+                | Op::Sfpsetexp
+                | Op::Sfpsetman
+                | Op::Sfpsetsgn
+                | Op::Sfpshft
+                | Op::Sfpswap
+                | Op::Sfptransp
+                | Op::Sfpxor
         ),
-        SubUnit::Mad => op.is_mad_unit() || op == Op::Nop,
-        SubUnit::Round => matches!(op, Op::Nop | Op::Shft2 | Op::StochRnd),
-        SubUnit::Store => op == Op::Store,
+        SubUnit::Mad => super::decode::is_mad_unit(op) || op == Op::Sfpnop,
+        SubUnit::Round => matches!(op, Op::Sfpnop | Op::Sfpshft2 | Op::SfpStochRnd),
+        SubUnit::Store => op == Op::Sfpstore,
         SubUnit::Load => false,
     }
 }
@@ -85,7 +85,7 @@ impl VectorUnit {
         ctx: &mut SfpuContext<'_>,
     ) -> Result<(), SfpuError> {
         let load = Insn {
-            op: Op::Load,
+            op: Op::Sfpload,
             ..*insn
         };
         let addr = ctx.addr;
@@ -231,7 +231,7 @@ impl VectorUnit {
         // one VD == 16 and one VD != 16 (they share the result path).
         let vd16 = |u: SubUnit| {
             due.iter()
-                .find(|p| p.unit == u && p.insn.op != Op::Nop)
+                .find(|p| p.unit == u && p.insn.op != Op::Sfpnop)
                 .map(|p| (p.insn.vd == 16, p.insn))
         };
         if let (Some((s16, s)), Some((r16, _))) = (vd16(SubUnit::Simple), vd16(SubUnit::Round)) {

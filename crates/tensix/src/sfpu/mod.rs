@@ -229,47 +229,47 @@ impl VectorUnit {
         let lanes = self.backdoor(insn, lanes);
         let s = self;
         match insn.op {
-            Op::Load => return s.sfpload(insn, lanes, ctx, store_addr),
-            Op::LoadI => return s.sfploadi(insn, lanes),
-            Op::Store => return s.sfpstore(insn, lanes, ctx, store_addr),
-            Op::PushC => return s.sfppushc(insn, lanes),
-            Op::PopC => return s.sfppopc(insn, lanes),
-            Op::LoadMacro => return s.sfploadmacro(insn, ctx),
-            Op::Lut => s.sfplut(insn, lanes),
-            Op::LutFp32 => s.sfplutfp32(insn, lanes),
-            Op::Mad | Op::Add | Op::Mul => s.sfpmad(insn, lanes),
-            Op::MulI => s.sfpmuli(insn, lanes),
-            Op::AddI => s.sfpaddi(insn, lanes),
-            Op::Mul24 => s.sfpmul24(insn, lanes),
-            Op::IAdd => s.sfpiadd(insn, lanes),
-            Op::Abs => s.sfpabs(insn, lanes),
-            Op::ARecip => s.sfparecip(insn, lanes),
-            Op::DivP2 => s.sfpdivp2(insn, lanes),
-            Op::ExExp => s.sfpexexp(insn, lanes),
-            Op::ExMan => s.sfpexman(insn, lanes),
-            Op::SetExp => s.sfpsetexp(insn, lanes),
-            Op::SetMan => s.sfpsetman(insn, lanes),
-            Op::SetSgn => s.sfpsetsgn(insn, lanes),
-            Op::And => s.sfpand(insn, lanes),
-            Op::Or => s.sfpor(insn, lanes),
-            Op::Xor => s.sfpxor(insn, lanes),
-            Op::Not => s.sfpnot(insn, lanes),
-            Op::Lz => s.sfplz(insn, lanes),
-            Op::Shft => s.sfpshft(insn, lanes),
-            Op::Shft2 => s.sfpshft2(insn, lanes),
-            Op::SetCc => s.sfpsetcc(insn, lanes),
-            Op::EnCc => s.sfpencc(insn, lanes),
-            Op::CompC => s.sfpcompc(lanes),
-            Op::Gt => s.sfpgt(insn, lanes),
-            Op::Le => s.sfple(insn, lanes),
-            Op::Cast => s.sfpcast(insn, lanes),
-            Op::StochRnd => s.sfpstochrnd(insn, lanes),
-            Op::Mov => s.sfpmov(insn, lanes),
-            Op::Swap => s.sfpswap(insn, lanes),
-            Op::Transp => s.sfptransp(lanes),
-            Op::Config => s.sfpconfig(insn),
+            Op::Sfpload => return s.sfpload(insn, lanes, ctx, store_addr),
+            Op::Sfploadi => return s.sfploadi(insn, lanes),
+            Op::Sfpstore => return s.sfpstore(insn, lanes, ctx, store_addr),
+            Op::Sfppushc => return s.sfppushc(insn, lanes),
+            Op::Sfppopc => return s.sfppopc(insn, lanes),
+            Op::Sfploadmacro => return s.sfploadmacro(insn, ctx),
+            Op::Sfplut => s.sfplut(insn, lanes),
+            Op::Sfplutfp32 => s.sfplutfp32(insn, lanes),
+            Op::Sfpmad | Op::Sfpadd | Op::Sfpmul => s.sfpmad(insn, lanes),
+            Op::Sfpmuli => s.sfpmuli(insn, lanes),
+            Op::Sfpaddi => s.sfpaddi(insn, lanes),
+            Op::Sfpmul24 => s.sfpmul24(insn, lanes),
+            Op::Sfpiadd => s.sfpiadd(insn, lanes),
+            Op::Sfpabs => s.sfpabs(insn, lanes),
+            Op::Sfparecip => s.sfparecip(insn, lanes),
+            Op::Sfpdivp2 => s.sfpdivp2(insn, lanes),
+            Op::Sfpexexp => s.sfpexexp(insn, lanes),
+            Op::Sfpexman => s.sfpexman(insn, lanes),
+            Op::Sfpsetexp => s.sfpsetexp(insn, lanes),
+            Op::Sfpsetman => s.sfpsetman(insn, lanes),
+            Op::Sfpsetsgn => s.sfpsetsgn(insn, lanes),
+            Op::Sfpand => s.sfpand(insn, lanes),
+            Op::Sfpor => s.sfpor(insn, lanes),
+            Op::Sfpxor => s.sfpxor(insn, lanes),
+            Op::Sfpnot => s.sfpnot(insn, lanes),
+            Op::Sfplz => s.sfplz(insn, lanes),
+            Op::Sfpshft => s.sfpshft(insn, lanes),
+            Op::Sfpshft2 => s.sfpshft2(insn, lanes),
+            Op::Sfpsetcc => s.sfpsetcc(insn, lanes),
+            Op::Sfpencc => s.sfpencc(insn, lanes),
+            Op::Sfpcompc => s.sfpcompc(lanes),
+            Op::Sfpgt => s.sfpgt(insn, lanes),
+            Op::Sfple => s.sfple(insn, lanes),
+            Op::Sfpcast => s.sfpcast(insn, lanes),
+            Op::SfpStochRnd => s.sfpstochrnd(insn, lanes),
+            Op::Sfpmov => s.sfpmov(insn, lanes),
+            Op::Sfpswap => s.sfpswap(insn, lanes),
+            Op::Sfptransp => s.sfptransp(lanes),
+            Op::Sfpconfig => s.sfpconfig(insn),
             // SFPNOP.md: no effect.
-            Op::Nop => {}
+            Op::Sfpnop => {}
         }
         Ok(())
     }
@@ -282,7 +282,7 @@ impl VectorUnit {
     /// configuration target), SFPNOP (no VD) or SFPLOADMACRO-scheduled instructions
     /// (SFPLOADMACRO.md: the bit reads as true for them). Returns the lanes that execute.
     fn backdoor(&mut self, insn: &Insn, lanes: u32) -> u32 {
-        if insn.from_macro || insn.vd < 12 || matches!(insn.op, Op::Config | Op::Nop) {
+        if insn.from_macro || insn.vd < 12 || matches!(insn.op, Op::Sfpconfig | Op::Sfpnop) {
             return lanes;
         }
         let disabled = self

@@ -27,11 +27,11 @@ const ALL_LREGS: u32 = (1 << 17) - 1;
 impl Hazard {
     /// The hazard left by `insn`, issued (not scheduled) this cycle.
     pub fn after(insn: &Insn) -> Hazard {
-        let mad_writes = if insn.op.is_mad_unit() {
+        let mad_writes = if super::decode::is_mad_unit(insn.op) {
             let indirect_vd = match insn.op {
                 // The stall logic reads Mod1Mirror (bits 16..19) for SFPLUTFP32.
-                Op::LutFp32 => (insn.word >> 16) & 8 != 0,
-                Op::Lut => insn.modifier & 8 != 0,
+                Op::Sfplutfp32 => (insn.word >> 16) & 8 != 0,
+                Op::Sfplut => insn.modifier & 8 != 0,
                 _ => insn.modifier & 8 != 0,
             };
             if indirect_vd {
@@ -43,7 +43,7 @@ impl Hazard {
             0
         };
         let only_nop =
-            insn.op == Op::Swap || (insn.op == Op::Shft2 && matches!(insn.modifier, 2..=4));
+            insn.op == Op::Sfpswap || (insn.op == Op::Sfpshft2 && matches!(insn.modifier, 2..=4));
         Hazard {
             mad_writes,
             only_nop,
@@ -52,7 +52,7 @@ impl Hazard {
 
     /// Whether `insn` is held back this cycle.
     pub fn stalls(&self, insn: &Insn) -> bool {
-        if self.only_nop && insn.op != Op::Nop {
+        if self.only_nop && insn.op != Op::Sfpnop {
             return true;
         }
         self.mad_writes & stall_reads(insn) != 0
@@ -69,64 +69,80 @@ pub fn stall_reads(insn: &Insn) -> u32 {
     let (va, vb, vc, vd) = (insn.va, insn.vb, insn.vc, insn.vd);
     let m = insn.modifier;
     match insn.op {
-        Op::Mad | Op::Add | Op::Mul | Op::Mul24 => {
+        Op::Sfpmad | Op::Sfpadd | Op::Sfpmul | Op::Sfpmul24 => {
             let a = if m & 4 != 0 { ALL_LREGS } else { bit(va) };
             a | bit(vb) | bit(vc)
         }
-        Op::AddI | Op::MulI => bit(vc),
-        Op::Lut => 0b1111 | if m & 8 != 0 { bit(7) } else { 0 },
-        Op::LutFp32 => {
+        Op::Sfpaddi | Op::Sfpmuli => bit(vc),
+        Op::Sfplut => 0b1111 | if m & 8 != 0 { bit(7) } else { 0 },
+        Op::Sfplutfp32 => {
             if (insn.word >> 16) & 8 != 0 {
                 ALL_LREGS
             } else {
                 ALL_LREGS & !bit(7)
             }
         }
-        Op::And | Op::Or | Op::Xor | Op::SetExp | Op::SetMan | Op::SetSgn | Op::Gt | Op::Le => {
-            bit(vc) | bit(vd)
-        }
-        Op::IAdd | Op::Shft => bit(vc),
-        Op::Config | Op::Nop | Op::EnCc | Op::CompC | Op::PushC | Op::PopC | Op::LoadMacro => 0,
-        Op::Swap => {
+        Op::Sfpand
+        | Op::Sfpor
+        | Op::Sfpxor
+        | Op::Sfpsetexp
+        | Op::Sfpsetman
+        | Op::Sfpsetsgn
+        | Op::Sfpgt
+        | Op::Sfple => bit(vc) | bit(vd),
+        Op::Sfpiadd | Op::Sfpshft => bit(vc),
+        Op::Sfpconfig
+        | Op::Sfpnop
+        | Op::Sfpencc
+        | Op::Sfpcompc
+        | Op::Sfppushc
+        | Op::Sfppopc
+        | Op::Sfploadmacro => 0,
+        Op::Sfpswap => {
             if m == 0 {
                 bit(vc) | bit(vd)
             } else {
                 0
             }
         }
-        Op::Shft2 => match m {
+        Op::Sfpshft2 => match m {
             0 => 0b1110,
             1 => 0b1111,
             5 | 6 => bit(vd),
             _ => 0,
         },
-        Op::Transp => 0xff,
-        Op::Store => bit(vd),
-        Op::Load => {
+        Op::Sfptransp => 0xff,
+        Op::Sfpstore => bit(vd),
+        Op::Sfpload => {
             if matches!(m, 14 | 15) {
                 bit(vd)
             } else {
                 0
             }
         }
-        Op::LoadI => {
+        Op::Sfploadi => {
             if matches!(m, 8 | 10) {
                 bit(vd)
             } else {
                 0
             }
         }
-        Op::StochRnd | Op::ARecip => bit(vb) | bit(vc),
-        Op::Mov => {
+        Op::SfpStochRnd | Op::Sfparecip => bit(vb) | bit(vc),
+        Op::Sfpmov => {
             if m & 8 != 0 {
                 0
             } else {
                 bit(vc)
             }
         }
-        Op::Abs | Op::Cast | Op::DivP2 | Op::ExExp | Op::ExMan | Op::Lz | Op::Not | Op::SetCc => {
-            bit(vc)
-        }
+        Op::Sfpabs
+        | Op::Sfpcast
+        | Op::Sfpdivp2
+        | Op::Sfpexexp
+        | Op::Sfpexman
+        | Op::Sfplz
+        | Op::Sfpnot
+        | Op::Sfpsetcc => bit(vc),
     }
 }
 
@@ -135,10 +151,10 @@ pub fn stall_reads(insn: &Insn) -> u32 {
 /// the simple sub-unit, where SFPLOADMACRO can schedule them.
 pub fn sub_unit(insn: &Insn) -> SubUnit {
     match insn.op {
-        Op::Load | Op::LoadI | Op::LoadMacro | Op::Nop => SubUnit::Load,
-        Op::Store => SubUnit::Store,
-        Op::Shft2 | Op::StochRnd => SubUnit::Round,
-        op if op.is_mad_unit() => SubUnit::Mad,
+        Op::Sfpload | Op::Sfploadi | Op::Sfploadmacro | Op::Sfpnop => SubUnit::Load,
+        Op::Sfpstore => SubUnit::Store,
+        Op::Sfpshft2 | Op::SfpStochRnd => SubUnit::Round,
+        op if super::decode::is_mad_unit(op) => SubUnit::Mad,
         _ => SubUnit::Simple,
     }
 }

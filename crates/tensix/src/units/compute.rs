@@ -2,29 +2,42 @@
 //! pooling, ...) and the Vector Unit's `SFP*` instructions are applied to the data state.
 //! The Matrix Unit computes in `crate::matrix`, the Vector Unit in `crate::sfpu`; both own
 //! their state inside `TensixState` and reach `Dst` through it.
-use bhemu_isa::tensix::blackhole::Insn;
-
 use super::{Ctx, UnitResult};
 use crate::coprocessor::Mode;
 use crate::error::ErrorKind;
 use crate::matrix::hazard::DstAccess;
+use crate::matrix::MatrixOp;
 use crate::sfpu::VectorUnit;
 
-/// Matrix Unit (FPU) arithmetic: called at dispatch with the decoded instruction.
-pub fn matrix_unit(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
+/// Matrix Unit (FPU) arithmetic: called at dispatch with the operation the dispatcher built
+/// from the instruction's typed fields ([`MatrixOp`]'s constructors hold each instruction's
+/// field meanings).
+pub fn matrix_unit(ctx: &mut Ctx, op: MatrixOp) -> UnitResult {
     // The unit's own state lives in `TensixState`, which the context borrows as a whole:
     // take it out for the call and put it back whatever the result.
     let mut unit = std::mem::take(&mut ctx.state.matrix);
-    let result = unit.execute_in(ctx, insn);
+    let result = unit.execute_in(ctx, op);
     ctx.state.matrix = unit;
     result
 }
 
-/// Vector Unit (SFPU): called at dispatch with the decoded instruction.
+/// Matrix Unit instructions bhemu routes to the unit but does not compute (SETASHRM*,
+/// SETPKEDGOF, TRNSPSRCA, RAREB, MOVDBGB2D): the run stops with an error at the instruction
+/// rather than going on with Dst untouched.
+pub fn not_a_matrix_computation(ctx: &mut Ctx) -> UnitResult {
+    Err(ctx.error(
+        ErrorKind::Invalid,
+        "not a Matrix Unit computation instruction",
+    ))
+}
+
+/// Vector Unit (SFPU): called at dispatch for `ctx.word`, this cycle's issue to the unit.
+/// The unit decodes the word itself (`sfpu::Insn::decode`) because it also runs words no
+/// thread dispatches now: SFPLOADMACRO schedules its templates' words for later cycles.
 /// The instruction is this cycle's issue to the unit (the Wait Gate has checked
 /// [`crate::sfpu::VectorUnit::stalls`]); SFPLOADMACRO-scheduled instructions due this cycle
 /// run first. Cycles without an issue are driven by the coprocessor's step.
-pub fn vector_unit(ctx: &mut Ctx, _insn: &Insn) -> UnitResult {
+pub fn vector_unit(ctx: &mut Ctx) -> UnitResult {
     // The SFPU is not stalled on Dst's write shadow (Dst.md): the optional checker looks.
     let read = if ctx.state.matrix.hazards.enabled() {
         crate::sfpu::dispatch::dst_rows_read(ctx.state, ctx.thread, ctx.word)

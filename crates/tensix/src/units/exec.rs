@@ -1,300 +1,81 @@
 //! The one place that maps every Blackhole opcode to what it does to the data state: an
 //! implementation of the generated [`Visit`] trait, so an opcode added to the table without a
-//! decision here does not compile. Frontend/sync instructions (MOP, REPLAY, semaphores,
-//! STALLWAIT, mutexes, bank hand-over) have their effects in the coprocessor's frontend and
-//! Wait Gate; here they are `Ok(())`. Matrix Unit arithmetic and every `SFP*` instruction go
-//! to [`compute::matrix_unit`] / [`compute::vector_unit`].
-#![allow(unused_variables)]
-use bhemu_isa::tensix::blackhole::{Insn, Visit};
+//! decision here does not compile. Each method hands its typed fields to the one unit
+//! function that holds the instruction's semantics (docs/instruction-table.md); a parameter
+//! spelled `_name` is a field that function does not need.
+//!
+//! - Frontend/sync instructions (MOP, REPLAY, semaphores, STALLWAIT, mutexes, bank hand-over)
+//!   have their effects in the coprocessor's frontend and Wait Gate (`insn::decode` reads
+//!   their fields); here they are `Ok(())`.
+//! - Matrix Unit computations build their [`MatrixOp`] from their fields and go to
+//!   [`compute::matrix_unit`].
+//! - Every `SFP*` instruction goes to [`compute::vector_unit`], which runs the word through
+//!   the Vector Unit's pipeline (it decodes words itself: SFPLOADMACRO replays them later).
+//!
+//! Written one method a line (`rustfmt::skip`): the impl reads as a table, like the
+//! generated one it implements.
+use bhemu_isa::tensix::blackhole::operands::{Pacr, Unpacr};
+use bhemu_isa::tensix::blackhole::Visit;
 
 use super::{
     adc, compute, config, moves, pack, rwc, thcon, thcon_mem, thcon_mmio, unpack, Ctx, UnitResult,
 };
+use crate::error::ErrorKind;
+use crate::matrix::MatrixOp;
 
 /// Applies one instruction's data effects through its unit function.
 pub struct Exec<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
-    /// The decoded instruction, for the units that take it whole.
-    pub insn: Insn,
 }
 
+#[rustfmt::skip]
 impl Visit for Exec<'_, '_> {
     type Out = UnitResult;
-
-    fn mop(&mut self, mop_type: u8, loop_count: u8, zmask_lo16_or_loop_count: u16) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn nop(&mut self) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn mop_cfg(&mut self, zmask_hi16: u32) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn replay(
-        &mut self,
-        start_idx: u16,
-        len: u16,
-        execute_while_loading: u8,
-        load_mode: u8,
-    ) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn resourcedecl(&mut self, linger_time: u16, resources: u16, op_class: u8) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn movd2a(
-        &mut self,
-        dest_32b_lo: u8,
-        src: u8,
-        addr_mode: u8,
-        instr_mod: u8,
-        dst: u16,
-    ) -> UnitResult {
-        moves::movd2a(self.ctx, dest_32b_lo, src, addr_mode, instr_mod, dst)
-    }
-    fn movdbga2d(
-        &mut self,
-        dest_32b_lo: u8,
-        src: u8,
-        addr_mode: u8,
-        instr_mod: u8,
-        dst: u16,
-    ) -> UnitResult {
-        moves::movdbga2d(self.ctx, dest_32b_lo, src, addr_mode, instr_mod, dst)
-    }
-    fn movd2b(
-        &mut self,
-        dest_32b_lo: u8,
-        src: u8,
-        addr_mode: u8,
-        instr_mod: u8,
-        dst: u16,
-    ) -> UnitResult {
-        moves::movd2b(self.ctx, dest_32b_lo, src, addr_mode, instr_mod, dst)
-    }
-    fn movb2a(&mut self, srca: u8, addr_mode: u8, instr_mod: u8, srcb: u16) -> UnitResult {
-        moves::movb2a(self.ctx, srca, addr_mode, instr_mod, srcb)
-    }
-    fn movdbgb2d(
-        &mut self,
-        dest_32b_lo: u8,
-        src: u8,
-        addr_mode: u8,
-        movb2d_instr_mod: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn zeroacc(
-        &mut self,
-        clear_mode: u8,
-        use_32_bit_mode: u8,
-        clear_zero_flags: u8,
-        addr_mode: u8,
-        where_: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn zerosrc(
-        &mut self,
-        zero_val: u32,
-        write_mode: u8,
-        bank_mask: u8,
-        src_mask: u8,
-    ) -> UnitResult {
-        moves::zerosrc(self.ctx, zero_val, write_mode, bank_mask, src_mask)
-    }
-    fn mova2d(
-        &mut self,
-        dest_32b_lo: u8,
-        src: u8,
-        addr_mode: u8,
-        instr_mod: u8,
-        dst: u16,
-    ) -> UnitResult {
-        moves::mova2d(self.ctx, dest_32b_lo, src, addr_mode, instr_mod, dst)
-    }
-    fn movb2d(
-        &mut self,
-        dest_32b_lo: u8,
-        src: u8,
-        addr_mode: u8,
-        movb2d_instr_mod: u8,
-        dst: u16,
-    ) -> UnitResult {
-        moves::movb2d(self.ctx, dest_32b_lo, src, addr_mode, movb2d_instr_mod, dst)
-    }
-    fn trnspsrca(&mut self) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn rareb(&mut self) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn trnspsrcb(&mut self) -> UnitResult {
-        moves::trnspsrcb(self.ctx)
-    }
-    fn shiftxa(&mut self, log2_amount2: u32, shift_mode: u8) -> UnitResult {
-        self.ctx.not_modelled("SHIFTXA")
-    }
-    fn shiftxb(&mut self, addr_mode: u16, rot_shift: u8, shift_row: u16) -> UnitResult {
-        moves::shiftxb(self.ctx, addr_mode, rot_shift, shift_row)
-    }
-    fn setashrmh0(&mut self, reg_mask: u32, halo_mask: u8) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn setashrmh1(&mut self, reg_mask: u32, halo_mask: u8) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn setashrmv(&mut self, reg_mask2: u32) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn setpkedgof(&mut self, y_end: u16, y_start: u8, x_end: u8, x_start: u8) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn setashrmh(&mut self, reg_mask: u32, halo_mask: u8) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn clrexphist(&mut self) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn conv3s1(
-        &mut self,
-        clear_dvalid: u8,
-        rotate_weights: u8,
-        addr_mode: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn conv3s2(
-        &mut self,
-        clear_dvalid: u8,
-        rotate_weights: u8,
-        addr_mode: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn mpool3s1(
-        &mut self,
-        clear_dvalid: u8,
-        pool_addr_mode: u8,
-        index_en: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn apool3s1(
-        &mut self,
-        clear_dvalid: u8,
-        pool_addr_mode: u8,
-        index_en: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn mvmul(&mut self, clear_dvalid: u8, instr_mod19: u8, addr_mode: u8, dst: u16) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn elwmul(
-        &mut self,
-        clear_dvalid: u8,
-        dest_accum_en: u8,
-        instr_mod19: u8,
-        addr_mode: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn elwadd(
-        &mut self,
-        clear_dvalid: u8,
-        dest_accum_en: u8,
-        instr_mod19: u8,
-        addr_mode: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn dotpv(
-        &mut self,
-        clear_dvalid: u8,
-        dest_accum_en: u8,
-        instr_mod19: u8,
-        addr_mode: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn elwsub(
-        &mut self,
-        clear_dvalid: u8,
-        dest_accum_en: u8,
-        instr_mod19: u8,
-        addr_mode: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn mpool3s2(
-        &mut self,
-        clear_dvalid: u8,
-        pool_addr_mode: u8,
-        index_en: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn apool3s2(
-        &mut self,
-        clear_dvalid: u8,
-        pool_addr_mode: u8,
-        index_en: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn gmpool(
-        &mut self,
-        clear_dvalid: u8,
-        instr_mod19: u8,
-        pool_addr_mode: u8,
-        max_pool_index_en: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn gapool(
-        &mut self,
-        clear_dvalid: u8,
-        instr_mod19: u8,
-        pool_addr_mode: u8,
-        max_pool_index_en: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn gatesrcrst(
-        &mut self,
-        reset_srcb_gate_control: u32,
-        reset_srca_gate_control: u8,
-    ) -> UnitResult {
+    fn mop(&mut self, _mop_type: u8, _loop_count: u8, _zmask_lo16_or_loop_count: u16) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn nop(&mut self) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn mop_cfg(&mut self, _zmask_hi16: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn replay(&mut self, _start_idx: u16, _len: u16, _execute_while_loading: u8, _load_mode: u8) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn resourcedecl(&mut self, _linger_time: u16, _resources: u16, _op_class: u8) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn movd2a(&mut self, dest_32b_lo: u8, src: u8, addr_mode: u8, instr_mod: u8, dst: u16) -> UnitResult { moves::movd2a(self.ctx, dest_32b_lo, src, addr_mode, instr_mod, dst) }
+    fn movdbga2d(&mut self, dest_32b_lo: u8, src: u8, addr_mode: u8, instr_mod: u8, dst: u16) -> UnitResult { moves::movdbga2d(self.ctx, dest_32b_lo, src, addr_mode, instr_mod, dst) }
+    fn movd2b(&mut self, dest_32b_lo: u8, src: u8, addr_mode: u8, instr_mod: u8, dst: u16) -> UnitResult { moves::movd2b(self.ctx, dest_32b_lo, src, addr_mode, instr_mod, dst) }
+    fn movb2a(&mut self, srca: u8, addr_mode: u8, instr_mod: u8, srcb: u16) -> UnitResult { moves::movb2a(self.ctx, srca, addr_mode, instr_mod, srcb) }
+    fn movdbgb2d(&mut self, _dest_32b_lo: u8, _src: u8, _addr_mode: u8, _movb2d_instr_mod: u8, _dst: u16) -> UnitResult { compute::not_a_matrix_computation(self.ctx) }
+    fn zeroacc(&mut self, clear_mode: u8, use_32_bit_mode: u8, clear_zero_flags: u8, addr_mode: u8, where_: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::zeroacc_blackhole(clear_mode, use_32_bit_mode, clear_zero_flags, addr_mode, where_)) }
+    fn zerosrc(&mut self, zero_val: u32, write_mode: u8, bank_mask: u8, src_mask: u8) -> UnitResult { moves::zerosrc(self.ctx, zero_val, write_mode, bank_mask, src_mask) }
+    fn mova2d(&mut self, dest_32b_lo: u8, src: u8, addr_mode: u8, instr_mod: u8, dst: u16) -> UnitResult { moves::mova2d(self.ctx, dest_32b_lo, src, addr_mode, instr_mod, dst) }
+    fn movb2d(&mut self, dest_32b_lo: u8, src: u8, addr_mode: u8, movb2d_instr_mod: u8, dst: u16) -> UnitResult { moves::movb2d(self.ctx, dest_32b_lo, src, addr_mode, movb2d_instr_mod, dst) }
+    fn trnspsrca(&mut self) -> UnitResult { compute::not_a_matrix_computation(self.ctx) }
+    fn rareb(&mut self) -> UnitResult { compute::not_a_matrix_computation(self.ctx) }
+    fn trnspsrcb(&mut self) -> UnitResult { moves::trnspsrcb(self.ctx) }
+    fn shiftxa(&mut self, _log2_amount2: u32, _shift_mode: u8) -> UnitResult { self.ctx.not_modelled("SHIFTXA") }
+    fn shiftxb(&mut self, addr_mode: u16, rot_shift: u8, shift_row: u16) -> UnitResult { moves::shiftxb(self.ctx, addr_mode, rot_shift, shift_row) }
+    fn setashrmh0(&mut self, _reg_mask: u32, _halo_mask: u8) -> UnitResult { compute::not_a_matrix_computation(self.ctx) }
+    fn setashrmh1(&mut self, _reg_mask: u32, _halo_mask: u8) -> UnitResult { compute::not_a_matrix_computation(self.ctx) }
+    fn setashrmv(&mut self, _reg_mask2: u32) -> UnitResult { compute::not_a_matrix_computation(self.ctx) }
+    fn setpkedgof(&mut self, _y_end: u16, _y_start: u8, _x_end: u8, _x_start: u8) -> UnitResult { compute::not_a_matrix_computation(self.ctx) }
+    fn setashrmh(&mut self, _reg_mask: u32, _halo_mask: u8) -> UnitResult { compute::not_a_matrix_computation(self.ctx) }
+    fn clrexphist(&mut self) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::Clrexphist) }
+    fn conv3s1(&mut self, clear_dvalid: u8, _rotate_weights: u8, addr_mode: u8, _dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::legacy_no_op(clear_dvalid, addr_mode)) }
+    fn conv3s2(&mut self, clear_dvalid: u8, _rotate_weights: u8, addr_mode: u8, _dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::legacy_no_op(clear_dvalid, addr_mode)) }
+    fn mpool3s1(&mut self, _clear_dvalid: u8, _pool_addr_mode: u8, _index_en: u8, _dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::LegacyMpool) }
+    fn apool3s1(&mut self, clear_dvalid: u8, pool_addr_mode: u8, _index_en: u8, _dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::legacy_no_op(clear_dvalid, pool_addr_mode)) }
+    fn mvmul(&mut self, clear_dvalid: u8, instr_mod19: u8, addr_mode: u8, dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::mvmul(clear_dvalid, instr_mod19, addr_mode, dst)) }
+    fn elwmul(&mut self, clear_dvalid: u8, dest_accum_en: u8, instr_mod19: u8, addr_mode: u8, dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::elwmul(clear_dvalid, dest_accum_en, instr_mod19, addr_mode, dst)) }
+    fn elwadd(&mut self, clear_dvalid: u8, dest_accum_en: u8, instr_mod19: u8, addr_mode: u8, dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::elwadd(clear_dvalid, dest_accum_en, instr_mod19, addr_mode, dst)) }
+    fn dotpv(&mut self, clear_dvalid: u8, dest_accum_en: u8, instr_mod19: u8, addr_mode: u8, dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::dotpv(clear_dvalid, dest_accum_en, instr_mod19, addr_mode, dst)) }
+    fn elwsub(&mut self, clear_dvalid: u8, dest_accum_en: u8, instr_mod19: u8, addr_mode: u8, dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::elwsub(clear_dvalid, dest_accum_en, instr_mod19, addr_mode, dst)) }
+    fn mpool3s2(&mut self, _clear_dvalid: u8, _pool_addr_mode: u8, _index_en: u8, _dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::LegacyMpool) }
+    fn apool3s2(&mut self, clear_dvalid: u8, pool_addr_mode: u8, _index_en: u8, _dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::legacy_no_op(clear_dvalid, pool_addr_mode)) }
+    fn gmpool(&mut self, clear_dvalid: u8, instr_mod19: u8, pool_addr_mode: u8, max_pool_index_en: u8, dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::gmpool(clear_dvalid, instr_mod19, pool_addr_mode, max_pool_index_en, dst)) }
+    fn gapool(&mut self, clear_dvalid: u8, instr_mod19: u8, pool_addr_mode: u8, max_pool_index_en: u8, dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::gapool(clear_dvalid, instr_mod19, pool_addr_mode, max_pool_index_en, dst)) }
+    fn gatesrcrst(&mut self, _reset_srcb_gate_control: u32, _reset_srca_gate_control: u8) -> UnitResult {
         // Resets the Matrix Unit's Src read gating, a power-saving detail with no effect on
         // any datum; tt-llk issues it between reconfigurations. Nothing to compute.
         Ok(())
     }
-    fn cleardvalid(&mut self, cleardvalid: u8, reset: u32) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn setrwc(
-        &mut self,
-        clear_ab_vld: u8,
-        rwc_cr: u8,
-        rwc_d: u8,
-        rwc_b: u8,
-        rwc_a: u8,
-        bit_mask: u8,
-    ) -> UnitResult {
+    fn cleardvalid(&mut self, _cleardvalid: u8, _reset: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn setrwc(&mut self, clear_ab_vld: u8, rwc_cr: u8, rwc_d: u8, rwc_b: u8, rwc_a: u8, bit_mask: u8) -> UnitResult {
         rwc::setrwc(
             self.ctx,
             clear_ab_vld,
@@ -305,71 +86,23 @@ impl Visit for Exec<'_, '_> {
             bit_mask,
         )
     }
-    fn incrwc(&mut self, rwc_cr: u8, rwc_d: u8, rwc_b: u8, rwc_a: u8) -> UnitResult {
-        rwc::incrwc(self.ctx, rwc_cr, rwc_d, rwc_b, rwc_a)
+    fn incrwc(&mut self, rwc_cr: u8, rwc_d: u8, rwc_b: u8, rwc_a: u8) -> UnitResult { rwc::incrwc(self.ctx, rwc_cr, rwc_d, rwc_b, rwc_a) }
+    fn setibrwc(&mut self, _rwc_cr: u8, _rwc_bias: u16, _set_inc_ctrl: u8) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn mfconv3s1(&mut self, clear_dvalid: u8, _rotate_weights: u8, addr_mode: u8, _dst: u16) -> UnitResult { compute::matrix_unit(self.ctx, MatrixOp::legacy_no_op(clear_dvalid, addr_mode)) }
+    fn xmov(&mut self, _mov_block_selection: u8, _last: u32) -> UnitResult { self.ctx.not_modelled("XMOV") }
+    fn pacr(&mut self, cfg_context: u8, row_pad_zero: u8, dst_access_mode: u8, addr_mode: u8, addr_cnt_context: u8, zero_write: u8, read_intf_sel: u8, ovrd_thread_id: u8, concat: u8, ctxt_ctrl: u8, flush: u8, last: u8) -> UnitResult {
+        pack::pacr(
+            self.ctx,
+            Pacr { cfg_context, row_pad_zero, dst_access_mode, addr_mode, addr_cnt_context, zero_write, read_intf_sel, ovrd_thread_id, concat, ctxt_ctrl, flush, last },
+        )
     }
-    fn setibrwc(&mut self, rwc_cr: u8, rwc_bias: u16, set_inc_ctrl: u8) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
+    fn unpacr(&mut self, unpack_block_selection: u8, addr_mode: u8, cfg_context_cnt_inc: u8, cfg_context_id: u8, addr_cnt_context_id: u8, ovrd_thread_id: u8, set_dat_valid: u8, srcb_bcast: u8, zero_write2: u8, auto_inc_context_id: u8, row_search: u8, search_cache_flush: u8, last: u8) -> UnitResult {
+        unpack::unpacr(
+            self.ctx,
+            Unpacr { unpack_block_selection, addr_mode, cfg_context_cnt_inc, cfg_context_id, addr_cnt_context_id, ovrd_thread_id, set_dat_valid, srcb_bcast, zero_write2, auto_inc_context_id, row_search, search_cache_flush, last },
+        )
     }
-    fn mfconv3s1(
-        &mut self,
-        clear_dvalid: u8,
-        rotate_weights: u8,
-        addr_mode: u8,
-        dst: u16,
-    ) -> UnitResult {
-        compute::matrix_unit(self.ctx, &self.insn)
-    }
-    fn xmov(&mut self, mov_block_selection: u8, last: u32) -> UnitResult {
-        self.ctx.not_modelled("XMOV")
-    }
-    fn pacr(
-        &mut self,
-        cfg_context: u8,
-        row_pad_zero: u8,
-        dst_access_mode: u8,
-        addr_mode: u8,
-        addr_cnt_context: u8,
-        zero_write: u8,
-        read_intf_sel: u8,
-        ovrd_thread_id: u8,
-        concat: u8,
-        ctxt_ctrl: u8,
-        flush: u8,
-        last: u8,
-    ) -> UnitResult {
-        pack::pacr(self.ctx, &self.insn)
-    }
-    fn unpacr(
-        &mut self,
-        unpack_block_selection: u8,
-        addr_mode: u8,
-        cfg_context_cnt_inc: u8,
-        cfg_context_id: u8,
-        addr_cnt_context_id: u8,
-        ovrd_thread_id: u8,
-        set_dat_valid: u8,
-        srcb_bcast: u8,
-        zero_write2: u8,
-        auto_inc_context_id: u8,
-        row_search: u8,
-        search_cache_flush: u8,
-        last: u8,
-    ) -> UnitResult {
-        unpack::unpacr(self.ctx, &self.insn)
-    }
-    fn unpacr_nop(
-        &mut self,
-        unpacker_select: u8,
-        stream_id: u8,
-        msg_clr_cnt: u8,
-        set_dvalid: u8,
-        clr_to1_fmt_ctrl: u8,
-        stall_clr_cntrl: u8,
-        bank_clr_ctrl: u8,
-        src_clr_val_ctrl: u8,
-        unpack_pop: u8,
-    ) -> UnitResult {
+    fn unpacr_nop(&mut self, unpacker_select: u8, _stream_id: u8, _msg_clr_cnt: u8, set_dvalid: u8, _clr_to1_fmt_ctrl: u8, _stall_clr_cntrl: u8, bank_clr_ctrl: u8, src_clr_val_ctrl: u8, unpack_pop: u8) -> UnitResult {
         unpack::unpacr_nop(
             self.ctx,
             unpacker_select,
@@ -379,16 +112,8 @@ impl Visit for Exec<'_, '_> {
             unpack_pop,
         )
     }
-    fn rstdma(&mut self) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn setdmareg(
-        &mut self,
-        payload_sig_sel_size: u8,
-        payload_sig_sel: u16,
-        set_signals_mode: u8,
-        reg_index16b: u8,
-    ) -> UnitResult {
+    fn rstdma(&mut self) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn setdmareg(&mut self, payload_sig_sel_size: u8, payload_sig_sel: u16, set_signals_mode: u8, reg_index16b: u8) -> UnitResult {
         thcon::setdmareg(
             self.ctx,
             payload_sig_sel_size,
@@ -397,18 +122,8 @@ impl Visit for Exec<'_, '_> {
             reg_index16b,
         )
     }
-    fn flushdma(&mut self, flush_spec: u32) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn reg2flop(
-        &mut self,
-        size_sel: u8,
-        target_sel: u8,
-        byte_offset: u8,
-        context_id_2: u8,
-        flop_index: u16,
-        reg_index: u8,
-    ) -> UnitResult {
+    fn flushdma(&mut self, _flush_spec: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn reg2flop(&mut self, size_sel: u8, target_sel: u8, byte_offset: u8, context_id_2: u8, flop_index: u16, reg_index: u8) -> UnitResult {
         thcon::reg2flop(
             self.ctx,
             size_sel,
@@ -419,14 +134,7 @@ impl Visit for Exec<'_, '_> {
             reg_index,
         )
     }
-    fn loadind(
-        &mut self,
-        size_sel: u8,
-        offset_index: u8,
-        auto_inc_spec: u8,
-        data_reg_index: u8,
-        addr_reg_index: u8,
-    ) -> UnitResult {
+    fn loadind(&mut self, size_sel: u8, offset_index: u8, auto_inc_spec: u8, data_reg_index: u8, addr_reg_index: u8) -> UnitResult {
         thcon_mem::loadind(
             self.ctx,
             size_sel,
@@ -436,29 +144,9 @@ impl Visit for Exec<'_, '_> {
             addr_reg_index,
         )
     }
-    fn pacr_setreg(
-        &mut self,
-        push: u8,
-        mode_sel: u8,
-        unused: u16,
-        disable_stall: u8,
-        addr_sel: u8,
-        stream_id: u8,
-        flush: u8,
-        last: u8,
-    ) -> UnitResult {
-        self.ctx.not_modelled("PACR_SETREG")
-    }
-    fn tbufcmd(&mut self) -> UnitResult {
-        self.ctx.not_modelled("TBUFCMD")
-    }
-    fn setadc(
-        &mut self,
-        cnt_set_mask: u8,
-        channel_index: u8,
-        dimension_index: u8,
-        value: u32,
-    ) -> UnitResult {
+    fn pacr_setreg(&mut self, _push: u8, _mode_sel: u8, _unused: u16, _disable_stall: u8, _addr_sel: u8, _stream_id: u8, _flush: u8, _last: u8) -> UnitResult { self.ctx.not_modelled("PACR_SETREG") }
+    fn tbufcmd(&mut self) -> UnitResult { self.ctx.not_modelled("TBUFCMD") }
+    fn setadc(&mut self, cnt_set_mask: u8, channel_index: u8, dimension_index: u8, value: u32) -> UnitResult {
         adc::setadc(
             self.ctx,
             cnt_set_mask,
@@ -467,80 +155,14 @@ impl Visit for Exec<'_, '_> {
             value,
         )
     }
-    fn setadcxy(
-        &mut self,
-        cnt_set_mask: u8,
-        ch1_y: u8,
-        ch1_x: u8,
-        ch0_y: u8,
-        ch0_x: u8,
-        bit_mask: u8,
-    ) -> UnitResult {
-        adc::setadcxy(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask)
-    }
-    fn incadcxy(
-        &mut self,
-        cnt_set_mask: u8,
-        ch1_y: u8,
-        ch1_x: u8,
-        ch0_y: u8,
-        ch0_x: u8,
-    ) -> UnitResult {
-        adc::incadcxy(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x)
-    }
-    fn addrcrxy(
-        &mut self,
-        cnt_set_mask: u8,
-        ch1_y: u8,
-        ch1_x: u8,
-        ch0_y: u8,
-        ch0_x: u8,
-        bit_mask: u8,
-    ) -> UnitResult {
-        adc::addrcrxy(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask)
-    }
-    fn setadczw(
-        &mut self,
-        cnt_set_mask: u8,
-        ch1_y: u8,
-        ch1_x: u8,
-        ch0_y: u8,
-        ch0_x: u8,
-        bit_mask: u8,
-    ) -> UnitResult {
-        adc::setadczw(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask)
-    }
-    fn incadczw(
-        &mut self,
-        cnt_set_mask: u8,
-        ch1_y: u8,
-        ch1_x: u8,
-        ch0_y: u8,
-        ch0_x: u8,
-    ) -> UnitResult {
-        adc::incadczw(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x)
-    }
-    fn addrcrzw(
-        &mut self,
-        cnt_set_mask: u8,
-        ch1_y: u8,
-        ch1_x: u8,
-        ch0_y: u8,
-        ch0_x: u8,
-        bit_mask: u8,
-    ) -> UnitResult {
-        adc::addrcrzw(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask)
-    }
-    fn setdvalid(&mut self, setvalid: u32) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn adddmareg(
-        &mut self,
-        op_bis_const: u8,
-        result_reg_index: u16,
-        op_breg_index: u8,
-        op_areg_index: u8,
-    ) -> UnitResult {
+    fn setadcxy(&mut self, cnt_set_mask: u8, ch1_y: u8, ch1_x: u8, ch0_y: u8, ch0_x: u8, bit_mask: u8) -> UnitResult { adc::setadcxy(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask) }
+    fn incadcxy(&mut self, cnt_set_mask: u8, ch1_y: u8, ch1_x: u8, ch0_y: u8, ch0_x: u8) -> UnitResult { adc::incadcxy(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x) }
+    fn addrcrxy(&mut self, cnt_set_mask: u8, ch1_y: u8, ch1_x: u8, ch0_y: u8, ch0_x: u8, bit_mask: u8) -> UnitResult { adc::addrcrxy(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask) }
+    fn setadczw(&mut self, cnt_set_mask: u8, ch1_y: u8, ch1_x: u8, ch0_y: u8, ch0_x: u8, bit_mask: u8) -> UnitResult { adc::setadczw(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask) }
+    fn incadczw(&mut self, cnt_set_mask: u8, ch1_y: u8, ch1_x: u8, ch0_y: u8, ch0_x: u8) -> UnitResult { adc::incadczw(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x) }
+    fn addrcrzw(&mut self, cnt_set_mask: u8, ch1_y: u8, ch1_x: u8, ch0_y: u8, ch0_x: u8, bit_mask: u8) -> UnitResult { adc::addrcrzw(self.ctx, cnt_set_mask, ch1_y, ch1_x, ch0_y, ch0_x, bit_mask) }
+    fn setdvalid(&mut self, _setvalid: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn adddmareg(&mut self, op_bis_const: u8, result_reg_index: u16, op_breg_index: u8, op_areg_index: u8) -> UnitResult {
         thcon::adddmareg(
             self.ctx,
             op_bis_const,
@@ -549,13 +171,7 @@ impl Visit for Exec<'_, '_> {
             op_areg_index,
         )
     }
-    fn subdmareg(
-        &mut self,
-        op_bis_const: u8,
-        result_reg_index: u16,
-        op_breg_index: u8,
-        op_areg_index: u8,
-    ) -> UnitResult {
+    fn subdmareg(&mut self, op_bis_const: u8, result_reg_index: u16, op_breg_index: u8, op_areg_index: u8) -> UnitResult {
         thcon::subdmareg(
             self.ctx,
             op_bis_const,
@@ -564,13 +180,7 @@ impl Visit for Exec<'_, '_> {
             op_areg_index,
         )
     }
-    fn muldmareg(
-        &mut self,
-        op_bis_const: u8,
-        result_reg_index: u16,
-        op_breg_index: u8,
-        op_areg_index: u8,
-    ) -> UnitResult {
+    fn muldmareg(&mut self, op_bis_const: u8, result_reg_index: u16, op_breg_index: u8, op_areg_index: u8) -> UnitResult {
         thcon::muldmareg(
             self.ctx,
             op_bis_const,
@@ -579,14 +189,7 @@ impl Visit for Exec<'_, '_> {
             op_areg_index,
         )
     }
-    fn bitwopdmareg(
-        &mut self,
-        op_bis_const: u8,
-        op_sel: u8,
-        result_reg_index: u8,
-        op_breg_index: u8,
-        op_areg_index: u8,
-    ) -> UnitResult {
+    fn bitwopdmareg(&mut self, op_bis_const: u8, op_sel: u8, result_reg_index: u8, op_breg_index: u8, op_areg_index: u8) -> UnitResult {
         thcon::bitwopdmareg(
             self.ctx,
             op_bis_const,
@@ -596,14 +199,7 @@ impl Visit for Exec<'_, '_> {
             op_areg_index,
         )
     }
-    fn shiftdmareg(
-        &mut self,
-        op_bis_const: u8,
-        op_sel: u8,
-        result_reg_index: u8,
-        op_breg_index: u8,
-        op_areg_index: u8,
-    ) -> UnitResult {
+    fn shiftdmareg(&mut self, op_bis_const: u8, op_sel: u8, result_reg_index: u8, op_breg_index: u8, op_areg_index: u8) -> UnitResult {
         thcon::shiftdmareg(
             self.ctx,
             op_bis_const,
@@ -613,14 +209,7 @@ impl Visit for Exec<'_, '_> {
             op_areg_index,
         )
     }
-    fn cmpdmareg(
-        &mut self,
-        op_bis_const: u8,
-        op_sel: u8,
-        result_reg_index: u8,
-        op_breg_index: u8,
-        op_areg_index: u8,
-    ) -> UnitResult {
+    fn cmpdmareg(&mut self, op_bis_const: u8, op_sel: u8, result_reg_index: u8, op_breg_index: u8, op_areg_index: u8) -> UnitResult {
         thcon::cmpdmareg(
             self.ctx,
             op_bis_const,
@@ -630,20 +219,9 @@ impl Visit for Exec<'_, '_> {
             op_areg_index,
         )
     }
-    fn setadcxx(&mut self, cnt_set_mask: u8, x_end2: u16, x_start: u16) -> UnitResult {
-        adc::setadcxx(self.ctx, cnt_set_mask, x_end2, x_start)
-    }
-    fn dmanop(&mut self) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn atincget(
-        &mut self,
-        mem_hier_sel: u8,
-        wrap_val: u16,
-        sel32b: u8,
-        data_reg_index: u8,
-        addr_reg_index: u8,
-    ) -> UnitResult {
+    fn setadcxx(&mut self, cnt_set_mask: u8, x_end2: u16, x_start: u16) -> UnitResult { adc::setadcxx(self.ctx, cnt_set_mask, x_end2, x_start) }
+    fn dmanop(&mut self) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn atincget(&mut self, mem_hier_sel: u8, wrap_val: u16, sel32b: u8, data_reg_index: u8, addr_reg_index: u8) -> UnitResult {
         thcon_mem::atincget(
             self.ctx,
             mem_hier_sel,
@@ -653,16 +231,7 @@ impl Visit for Exec<'_, '_> {
             addr_reg_index,
         )
     }
-    fn atincgetptr(
-        &mut self,
-        mem_hier_sel: u8,
-        no_incr: u8,
-        incr_val: u8,
-        wrap_val: u8,
-        sel32b: u8,
-        data_reg_index: u8,
-        addr_reg_index: u8,
-    ) -> UnitResult {
+    fn atincgetptr(&mut self, mem_hier_sel: u8, no_incr: u8, incr_val: u8, wrap_val: u8, sel32b: u8, data_reg_index: u8, addr_reg_index: u8) -> UnitResult {
         thcon_mem::atincgetptr(
             self.ctx,
             mem_hier_sel,
@@ -674,13 +243,7 @@ impl Visit for Exec<'_, '_> {
             addr_reg_index,
         )
     }
-    fn atswap(
-        &mut self,
-        mem_hier_sel: u8,
-        swap_mask: u16,
-        data_reg_index: u8,
-        addr_reg_index: u8,
-    ) -> UnitResult {
+    fn atswap(&mut self, mem_hier_sel: u8, swap_mask: u16, data_reg_index: u8, addr_reg_index: u8) -> UnitResult {
         thcon_mem::atswap(
             self.ctx,
             mem_hier_sel,
@@ -689,15 +252,7 @@ impl Visit for Exec<'_, '_> {
             addr_reg_index,
         )
     }
-    fn atcas(
-        &mut self,
-        mem_hier_sel: u8,
-        swap_val: u8,
-        cmp_val: u8,
-        sel32b: u8,
-        data_reg_index: u8,
-        addr_reg_index: u8,
-    ) -> UnitResult {
+    fn atcas(&mut self, mem_hier_sel: u8, swap_val: u8, cmp_val: u8, sel32b: u8, data_reg_index: u8, addr_reg_index: u8) -> UnitResult {
         thcon_mem::atcas(
             self.ctx,
             mem_hier_sel,
@@ -708,16 +263,7 @@ impl Visit for Exec<'_, '_> {
             addr_reg_index,
         )
     }
-    fn storeind(
-        &mut self,
-        mem_hier_sel: u8,
-        size_sel: u8,
-        reg_size_sel: u8,
-        offset_index: u8,
-        auto_inc_spec: u8,
-        data_reg_index: u8,
-        addr_reg_index: u8,
-    ) -> UnitResult {
+    fn storeind(&mut self, mem_hier_sel: u8, size_sel: u8, reg_size_sel: u8, offset_index: u8, auto_inc_spec: u8, data_reg_index: u8, addr_reg_index: u8) -> UnitResult {
         thcon_mem::storeind(
             self.ctx,
             mem_hier_sel,
@@ -729,357 +275,67 @@ impl Visit for Exec<'_, '_> {
             addr_reg_index,
         )
     }
-    fn storereg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult {
-        thcon_mmio::storereg(self.ctx, tdma_data_reg_index, reg_addr)
-    }
-    fn loadreg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult {
-        thcon_mmio::loadreg(self.ctx, tdma_data_reg_index, reg_addr)
-    }
-    fn sfpload(
-        &mut self,
-        lreg_ind: u8,
-        instr_mod0: u8,
-        sfpu_addr_mode: u8,
-        dest_reg_addr: u16,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfploadi(&mut self, lreg_ind: u8, instr_mod0: u8, imm16: u16) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpstore(
-        &mut self,
-        lreg_ind: u8,
-        instr_mod0: u8,
-        sfpu_addr_mode: u8,
-        dest_reg_addr: u16,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfplut(&mut self, lreg_ind: u8, instr_mod0: u8, dest_reg_addr: u16) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpmuli(&mut self, imm16_math: u16, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpaddi(&mut self, imm16_math: u16, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpdivp2(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpexexp(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpexman(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpiadd(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpshft(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpsetcc(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpmov(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpabs(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpand(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpor(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpnot(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfplz(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpsetexp(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpsetman(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpmad(
-        &mut self,
-        lreg_src_a: u8,
-        lreg_src_b: u8,
-        lreg_src_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpadd(
-        &mut self,
-        lreg_src_a: u8,
-        lreg_src_b: u8,
-        lreg_src_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpmul(
-        &mut self,
-        lreg_src_a: u8,
-        lreg_src_b: u8,
-        lreg_src_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfppushc(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfppopc(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpsetsgn(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpencc(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpcompc(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfptransp(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpxor(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfp_stoch_rnd(
-        &mut self,
-        rnd_mode: u8,
-        imm8_math: u8,
-        lreg_src_b: u8,
-        lreg_src_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpnop(&mut self) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpcast(&mut self, lreg_src_c: u16, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpconfig(&mut self, imm16_math: u16, config_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpswap(
-        &mut self,
-        imm12_math: u16,
-        lreg_src_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfploadmacro(
-        &mut self,
-        lreg_ind: u8,
-        instr_mod0: u8,
-        sfpu_addr_mode: u8,
-        dest_reg_addr: u16,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpshft2(
-        &mut self,
-        imm12_math: u16,
-        lreg_src_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfplutfp32(&mut self, lreg_dest: u32, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfple(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpgt(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfpmul24(
-        &mut self,
-        lreg_src_a: u8,
-        lreg_src_b: u8,
-        lreg_src_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn sfparecip(
-        &mut self,
-        imm12_math: u16,
-        lreg_c: u8,
-        lreg_dest: u8,
-        instr_mod1: u8,
-    ) -> UnitResult {
-        compute::vector_unit(self.ctx, &self.insn)
-    }
-    fn atgetm(&mut self, mutex_index: u32) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn atrelm(&mut self, mutex_index: u32) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn stallwait(&mut self, stall_res: u16, wait_res: u16) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn seminit(&mut self, max_value: u8, init_value: u8, sem_sel: u16) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn sempost(&mut self, sem_sel: u32) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn semget(&mut self, sem_sel: u32) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn semwait(&mut self, stall_res: u16, sem_sel: u16, wait_sem_cond: u8) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn streamwait(
-        &mut self,
-        stall_res: u16,
-        target_value: u16,
-        target_sel: u8,
-        wait_stream_sel: u8,
-    ) -> UnitResult {
-        Ok(()) // timing only: no data effect modelled
-    }
-    fn wrcfg(&mut self, gpr_address: u8, wr128b: u8, cfg_reg: u16) -> UnitResult {
-        config::wrcfg(self.ctx, gpr_address, wr128b, cfg_reg)
-    }
-    fn rdcfg(&mut self, gpr_address: u8, cfg_reg: u16) -> UnitResult {
-        config::rdcfg(self.ctx, gpr_address, cfg_reg)
-    }
-    fn setc16(&mut self, setc16_reg: u8, setc16_value: u16) -> UnitResult {
-        config::setc16(self.ctx, setc16_reg, setc16_value)
-    }
-    fn rmwcib0(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> UnitResult {
-        config::rmwcib(self.ctx, 0, mask, data, cfg_reg_addr)
-    }
-    fn rmwcib1(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> UnitResult {
-        config::rmwcib(self.ctx, 1, mask, data, cfg_reg_addr)
-    }
-    fn rmwcib2(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> UnitResult {
-        config::rmwcib(self.ctx, 2, mask, data, cfg_reg_addr)
-    }
-    fn rmwcib3(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> UnitResult {
-        config::rmwcib(self.ctx, 3, mask, data, cfg_reg_addr)
-    }
-    fn streamwrcfg(&mut self, stream_id_sel: u8, stream_reg_addr: u16, cfg_reg: u16) -> UnitResult {
-        self.ctx.not_modelled("STREAMWRCFG")
-    }
-    fn cfgshiftmask(
-        &mut self,
-        disable_mask_on_old_val: u8,
-        operation: u8,
-        mask_width: u8,
-        right_cshift_amt: u8,
-        scratch_sel: u8,
-        cfg_reg: u8,
-    ) -> UnitResult {
+    fn storereg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult { thcon_mmio::storereg(self.ctx, tdma_data_reg_index, reg_addr) }
+    fn loadreg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult { thcon_mmio::loadreg(self.ctx, tdma_data_reg_index, reg_addr) }
+    fn sfpload(&mut self, _lreg_ind: u8, _instr_mod0: u8, _sfpu_addr_mode: u8, _dest_reg_addr: u16) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfploadi(&mut self, _lreg_ind: u8, _instr_mod0: u8, _imm16: u16) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpstore(&mut self, _lreg_ind: u8, _instr_mod0: u8, _sfpu_addr_mode: u8, _dest_reg_addr: u16) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfplut(&mut self, _lreg_ind: u8, _instr_mod0: u8, _dest_reg_addr: u16) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpmuli(&mut self, _imm16_math: u16, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpaddi(&mut self, _imm16_math: u16, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpdivp2(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpexexp(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpexman(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpiadd(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpshft(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpsetcc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpmov(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpabs(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpand(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpor(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpnot(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfplz(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpsetexp(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpsetman(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpmad(&mut self, _lreg_src_a: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpadd(&mut self, _lreg_src_a: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpmul(&mut self, _lreg_src_a: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfppushc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfppopc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpsetsgn(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpencc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpcompc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfptransp(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpxor(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfp_stoch_rnd(&mut self, _rnd_mode: u8, _imm8_math: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpnop(&mut self) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpcast(&mut self, _lreg_src_c: u16, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpconfig(&mut self, _imm16_math: u16, _config_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpswap(&mut self, _imm12_math: u16, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfploadmacro(&mut self, _lreg_ind: u8, _instr_mod0: u8, _sfpu_addr_mode: u8, _dest_reg_addr: u16) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpshft2(&mut self, _imm12_math: u16, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfplutfp32(&mut self, _lreg_dest: u32, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfple(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpgt(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpmul24(&mut self, _lreg_src_a: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfparecip(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn atgetm(&mut self, _mutex_index: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn atrelm(&mut self, _mutex_index: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn stallwait(&mut self, _stall_res: u16, _wait_res: u16) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn seminit(&mut self, _max_value: u8, _init_value: u8, _sem_sel: u16) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn sempost(&mut self, _sem_sel: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn semget(&mut self, _sem_sel: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn semwait(&mut self, _stall_res: u16, _sem_sel: u16, _wait_sem_cond: u8) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn streamwait(&mut self, _stall_res: u16, _target_value: u16, _target_sel: u8, _wait_stream_sel: u8) -> UnitResult { Ok(()) } // timing only: no data effect modelled
+    fn wrcfg(&mut self, gpr_address: u8, wr128b: u8, cfg_reg: u16) -> UnitResult { config::wrcfg(self.ctx, gpr_address, wr128b, cfg_reg) }
+    fn rdcfg(&mut self, gpr_address: u8, cfg_reg: u16) -> UnitResult { config::rdcfg(self.ctx, gpr_address, cfg_reg) }
+    fn setc16(&mut self, setc16_reg: u8, setc16_value: u16) -> UnitResult { config::setc16(self.ctx, setc16_reg, setc16_value) }
+    fn rmwcib0(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> UnitResult { config::rmwcib(self.ctx, 0, mask, data, cfg_reg_addr) }
+    fn rmwcib1(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> UnitResult { config::rmwcib(self.ctx, 1, mask, data, cfg_reg_addr) }
+    fn rmwcib2(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> UnitResult { config::rmwcib(self.ctx, 2, mask, data, cfg_reg_addr) }
+    fn rmwcib3(&mut self, mask: u8, data: u8, cfg_reg_addr: u8) -> UnitResult { config::rmwcib(self.ctx, 3, mask, data, cfg_reg_addr) }
+    fn streamwrcfg(&mut self, _stream_id_sel: u8, _stream_reg_addr: u16, _cfg_reg: u16) -> UnitResult { self.ctx.not_modelled("STREAMWRCFG") }
+    fn cfgshiftmask(&mut self, disable_mask_on_old_val: u8, operation: u8, mask_width: u8, right_cshift_amt: u8, scratch_sel: u8, cfg_reg: u8) -> UnitResult {
         config::cfgshiftmask(
             self.ctx,
             disable_mask_on_old_val,
@@ -1090,7 +346,5 @@ impl Visit for Exec<'_, '_> {
             cfg_reg,
         )
     }
-    fn unknown(&mut self, word: u32) -> UnitResult {
-        Ok(())
-    }
+    fn unknown(&mut self, word: u32) -> UnitResult { Err(self.ctx.error(ErrorKind::Invalid, format!("unknown opcode {:#04x} dispatched", word >> 24))) }
 }

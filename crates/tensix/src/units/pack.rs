@@ -16,7 +16,7 @@
 //! apart (`DstAccessMode`, see [`interface_stride`]). Not modelled, and
 //! reported: compression, L1 source,
 //! ReLU, L1 accumulation, downsampling, exponent thresholding. Edge masks: [`EdgeMasks`].
-use bhemu_isa::tensix::blackhole::Insn;
+use bhemu_isa::tensix::blackhole::operands::Pacr;
 
 use crate::formats::pack_conv::{
     late_fp16_to_bf16, late_fp16_to_fp32, late_fp16_to_fp8_e4m3, late_fp16_to_fp8_e5m2,
@@ -272,8 +272,8 @@ fn interface_stride(dst_access_mode: u8) -> u32 {
 }
 
 /// `PACR`.
-pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
-    let Insn::Pacr {
+pub fn pacr(ctx: &mut Ctx, insn: Pacr) -> UnitResult {
+    let Pacr {
         dst_access_mode,
         addr_mode,
         zero_write,
@@ -282,10 +282,7 @@ pub fn pacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         flush,
         last,
         ..
-    } = *insn
-    else {
-        return Ok(());
-    };
+    } = insn;
     let interfaces = read_interfaces(read_intf_sel);
     let intf_stride = interface_stride(dst_access_mode);
     let t = ctx.thread;

@@ -15,7 +15,7 @@
 //! Blackhole only when `THCON_SECn_REG10_Unpack_limit_address_en` is set), the counter
 //! updates. Not modelled (reported as an error naming the instruction): decompression and
 //! row search.
-use bhemu_isa::tensix::blackhole::Insn;
+use bhemu_isa::tensix::blackhole::operands::Unpacr;
 
 use crate::formats::{
     bfp8_to_bf16, bfp8a_to_fp16, int8_to_fp16_overlay, write_dst_bf16, write_dst_fp16,
@@ -200,8 +200,8 @@ fn read_bits(ctx: &mut Ctx, bit_addr: u64, nbits: u32) -> Result<u32, crate::Ten
 }
 
 /// `UNPACR` (regular form).
-pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
-    let Insn::Unpacr {
+pub fn unpacr(ctx: &mut Ctx, insn: Unpacr) -> UnitResult {
+    let Unpacr {
         unpack_block_selection,
         addr_mode,
         cfg_context_id,
@@ -212,10 +212,7 @@ pub fn unpacr(ctx: &mut Ctx, insn: &Insn) -> UnitResult {
         auto_inc_context_id,
         row_search,
         ..
-    } = *insn
-    else {
-        return Ok(());
-    };
+    } = insn;
     let u = unpack_block_selection as usize & 1;
     let fl = fields(u);
     let t = ctx.thread;

@@ -201,7 +201,11 @@ impl Backend {
 fn retire_effect(op: &Op) -> bool {
     matches!(
         op,
-        Op::Unpacr { flip: true } | Op::UnpacrNop { set_dvalid: true, .. }
+        Op::Unpacr { flip: true }
+            | Op::UnpacrNop {
+                set_dvalid: true,
+                ..
+            }
     ) || matches!(op, Op::ThCon { mem_tail } if *mem_tail > 0)
 }
 

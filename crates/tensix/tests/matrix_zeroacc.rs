@@ -266,8 +266,11 @@ fn where_0xff_in_sixteen_row_mode_only_applies_the_address_mode() {
 #[test]
 fn sixteen_rows_mode_clears_in_the_half_of_the_dst_offset() {
     let mut m = filled();
-    m.run(zeroacc(1, false, 3), regs(bf16(false), 0, 0, 0x200 + 0x40, 0))
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    m.run(
+        zeroacc(1, false, 3),
+        regs(bf16(false), 0, 0, 0x200 + 0x40, 0),
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
     for row in 512 + 48..512 + 64 {
         m.reference.0[row] = [0; 16];
     }
@@ -276,7 +279,8 @@ fn sixteen_rows_mode_clears_in_the_half_of_the_dst_offset() {
     let mut m = filled();
     let mut r = regs(bf16(false), 0, 0, 0x200, 0);
     r.zeroacc_absolute_tile_mode = true;
-    m.run(zeroacc(1, false, 3), r).unwrap_or_else(|e| panic!("{e:?}"));
+    m.run(zeroacc(1, false, 3), r)
+        .unwrap_or_else(|e| panic!("{e:?}"));
     for row in 48..64 {
         m.reference.0[row] = [0; 16];
     }

@@ -25,7 +25,11 @@ fn unpacr_nop_waits_for_its_bank() {
     // Thread 1 releases SrcB bank 0 (and moves the Matrix Unit to bank 1).
     s.prog(1, &["ttcleardvalid 2, 0"]);
     s.must_run();
-    assert_eq!(s.cp.bank_owner(Src::B, 0), SrcClient::MatrixUnit, "handed over again");
+    assert_eq!(
+        s.cp.bank_owner(Src::B, 0),
+        SrcClient::MatrixUnit,
+        "handed over again"
+    );
     assert_eq!(s.cp.bank_owner(Src::B, 1), SrcClient::MatrixUnit);
     assert_eq!(s.cp.src_banks().unpack_b, 1);
     assert_eq!(s.cp.src_banks().math_b, 1);
@@ -40,9 +44,16 @@ fn unpacr_nop_clears_the_bank_it_hands_over_when_its_wait_ends() {
     s.cp.state_mut().src_b.write(0, 5, 3, 0x1234);
     s.words(0, &[NOP_B_SET_DVALID]);
     s.steps(40).unwrap();
-    assert_eq!(s.cp.state().src_b.read(0, 5, 3), 0x1234, "held bank untouched while waiting");
+    assert_eq!(
+        s.cp.state().src_b.read(0, 5, 3),
+        0x1234,
+        "held bank untouched while waiting"
+    );
     s.prog(1, &["ttcleardvalid 2, 0"]);
     s.must_run();
-    assert_eq!(s.cp.state().src_b.read(0, 5, 3), 0, "cleared once the wait ended");
+    assert_eq!(
+        s.cp.state().src_b.read(0, 5, 3),
+        0,
+        "cleared once the wait ended"
+    );
 }
-

@@ -49,7 +49,10 @@ impl Coprocessor {
                         progressed = true;
 
                         match e.insn.op {
-                            Op::Unpacr { flip: true } | Op::UnpacrNop { set_dvalid: true, .. } => {
+                            Op::Unpacr { flip: true }
+                            | Op::UnpacrNop {
+                                set_dvalid: true, ..
+                            } => {
                                 banks.give_to_math(if unit == Unit::Unpack1 {
                                     Src::B
                                 } else {
@@ -525,10 +528,15 @@ struct DataCtx<'a> {
 /// "UNPACR_NOP waits").
 fn unpacker_waits(banks: &SrcBanks, op: &Op, src: Src) -> bool {
     match op {
-        Op::Unpacr { .. } | Op::UnpacrNop { wait: NopWait::UnpackBank, .. } => {
-            banks.unpack_blocked(src)
-        }
-        Op::UnpacrNop { wait: NopWait::MatrixBank, .. } => banks.math_bank_valid(src),
+        Op::Unpacr { .. }
+        | Op::UnpacrNop {
+            wait: NopWait::UnpackBank,
+            ..
+        } => banks.unpack_blocked(src),
+        Op::UnpacrNop {
+            wait: NopWait::MatrixBank,
+            ..
+        } => banks.math_bank_valid(src),
         _ => false,
     }
 }

@@ -72,7 +72,11 @@ pub fn acc_fp16(l1: u16, new: u16) -> u16 {
     let half = 1u32 << (shift - 1);
     let odd = (m >> shift) & 1;
     let packed = ((e as u32) << 10) + ((m + half - 1 + odd) >> shift);
-    sign | if packed < 0x8000 { packed as u16 } else { 0x7fff }
+    sign | if packed < 0x8000 {
+        packed as u16
+    } else {
+        0x7fff
+    }
 }
 
 fn daz32(x: u32) -> u32 {

@@ -140,7 +140,12 @@ pub(super) fn relu(mode: u32, threshold: u32, inter: DataFormat, m: Mid) -> Resu
             };
             Mid::B32(v)
         }
-        (i, _) => return Err(format!("ReLU mode {mode} on a {} intermediate is", i.name())),
+        (i, _) => {
+            return Err(format!(
+                "ReLU mode {mode} on a {} intermediate is",
+                i.name()
+            ))
+        }
     })
 }
 
@@ -181,15 +186,24 @@ mod tests {
         let two = 128u32 << 10;
         let m = relu(3, 0x3c00, f16, Mid::WideF16(two)).unwrap();
         assert_eq!(m, Mid::WideF16(0x3c00 << 3));
-        assert_eq!(relu(1, 0, f16, Mid::WideF16((1 << 18) | two)), Ok(Mid::WideF16(0)));
+        assert_eq!(
+            relu(1, 0, f16, Mid::WideF16((1 << 18) | two)),
+            Ok(Mid::WideF16(0))
+        );
     }
 
     #[test]
     fn relu_on_fp32_compares_the_upper_bits() {
         let fp = DataFormat::Fp32;
         // Threshold BF16 1.0 -> 0x3f800000; 0x3f800fff is not above it at 19 bits.
-        assert_eq!(relu(3, 0x3f80, fp, Mid::B32(0x3f80_0fff)), Ok(Mid::B32(0x3f80_0fff)));
-        assert_eq!(relu(3, 0x3f80, fp, Mid::B32(0x3f80_2000)), Ok(Mid::B32(0x3f80_0000)));
+        assert_eq!(
+            relu(3, 0x3f80, fp, Mid::B32(0x3f80_0fff)),
+            Ok(Mid::B32(0x3f80_0fff))
+        );
+        assert_eq!(
+            relu(3, 0x3f80, fp, Mid::B32(0x3f80_2000)),
+            Ok(Mid::B32(0x3f80_0000))
+        );
         assert_eq!(relu(2, 0x3f80, fp, Mid::B32(0x3f80_0000)), Ok(Mid::B32(0)));
     }
 }

@@ -99,11 +99,19 @@ fn convert(
         // A narrower BFP of the same family unpacked as its 8-bit form: each datum widened
         // (BfpWidth::widen_to_8), as when in and out formats agree.
         Bfp4 | Bfp2 if out_fmt == Bfp8 => {
-            let w = if in_fmt == Bfp4 { BfpWidth::B4 } else { BfpWidth::B2 };
+            let w = if in_fmt == Bfp4 {
+                BfpWidth::B4
+            } else {
+                BfpWidth::B2
+            };
             (Bf16, bfp8_to_bf16(w.widen_to_8(bits as u8), exp) as u32)
         }
         Bfp4a | Bfp2a if out_fmt == Bfp8a => {
-            let w = if in_fmt == Bfp4a { BfpWidth::B4 } else { BfpWidth::B2 };
+            let w = if in_fmt == Bfp4a {
+                BfpWidth::B4
+            } else {
+                BfpWidth::B2
+            };
             let h = bfp8a_to_fp16(w.widen_to_8(bits as u8), exp)
                 .ok_or("BFP*a datum whose normalised exponent leaves 5 bits")?;
             (Fp16, h as u32)

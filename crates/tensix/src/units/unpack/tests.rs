@@ -172,7 +172,11 @@ fn fp8_e4m3_rebiases_by_eight() {
 fn narrow_bfp_unpacks_as_its_8_bit_form() {
     use DataFormat::*;
     for (narrow, wide) in [(Bfp4, Bfp8), (Bfp2, Bfp8), (Bfp4a, Bfp8a), (Bfp2a, Bfp8a)] {
-        let n = if matches!(narrow, Bfp4 | Bfp4a) { 16 } else { 4 };
+        let n = if matches!(narrow, Bfp4 | Bfp4a) {
+            16
+        } else {
+            4
+        };
         for bits in 0..n {
             for exp in [0u8, 1, 100, 127, 130, 254, 255] {
                 let a = convert(narrow, narrow, bits, exp, false, false, false);

@@ -67,6 +67,16 @@ fn tile_descriptor(ctx: &Ctx, addr32: usize) -> TileDescriptor {
     }
 }
 
+/// A BFP4/BFP2 input with OutDataFormat BFP8 of the same family (docs/tensix-datapath.md,
+/// "Unpacker conversions").
+fn widens_to(in_fmt: DataFormat, out_fmt: DataFormat) -> bool {
+    use DataFormat::*;
+    matches!(
+        (in_fmt, out_fmt),
+        (Bfp4 | Bfp2, Bfp8) | (Bfp4a | Bfp2a, Bfp8a)
+    )
+}
+
 /// `FormatConversion` of UNPACR_Regular.md for one datum. `Err` carries the reason for the
 /// page's `UndefinedBehaviour()` (or a conversion bhemu does not model).
 fn convert(
@@ -96,27 +106,9 @@ fn convert(
             Fp16 => (Fp16, fp32_to_fp16_unpacked(bits)),
             o => return Err(format!("FP32 cannot be unpacked as {}", o.name())),
         },
-        // A narrower BFP of the same family unpacked as its 8-bit form: each datum widened
-        // (BfpWidth::widen_to_8), as when in and out formats agree.
-        Bfp4 | Bfp2 if out_fmt == Bfp8 => {
-            let w = if in_fmt == Bfp4 {
-                BfpWidth::B4
-            } else {
-                BfpWidth::B2
-            };
-            (Bf16, bfp8_to_bf16(w.widen_to_8(bits as u8), exp) as u32)
-        }
-        Bfp4a | Bfp2a if out_fmt == Bfp8a => {
-            let w = if in_fmt == Bfp4a {
-                BfpWidth::B4
-            } else {
-                BfpWidth::B2
-            };
-            let h = bfp8a_to_fp16(w.widen_to_8(bits as u8), exp)
-                .ok_or("BFP*a datum whose normalised exponent leaves 5 bits")?;
-            (Fp16, h as u32)
-        }
-        _ if in_fmt != out_fmt => {
+        // A narrower BFP unpacked as the 8-bit form of its family goes through the same
+        // widening as when in and out formats agree (BfpWidth::widen_to_8, below).
+        _ if in_fmt != out_fmt && !widens_to(in_fmt, out_fmt) => {
             return Err(format!(
                 "InDataFormat {} with OutDataFormat {}: only FP32 converts",
                 in_fmt.name(),

@@ -22,7 +22,6 @@ mod gdb;
 mod hazard_args;
 mod riscv_disasm;
 mod run_reference;
-mod sfpu_ref;
 mod trace_args;
 
 #[derive(Parser)]

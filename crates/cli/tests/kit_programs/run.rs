@@ -257,9 +257,9 @@ fn lofi_and_fp32_dst_kernels_differ_from_the_hifi4_bf16_model() {
 
 /// The raw-SFPU examples (add a constant, ReLU by predication, x*x+c by SFPMAD, integer
 /// shift/add on BF16 bits and on Int32 tiles in a 32-bit Dst, SFPLUT, SFPSWAP, SFPLOADMACRO),
-/// bit for bit against `bhemu run`'s references (crates/cli/src/sfpu_ref.rs), on one tile and
+/// bit for bit against `bhemu run`'s references (crates/refmath/src/sfpu.rs), on one tile and
 /// on all 140. The shift/add of a negative BF16 input lands on a NaN in `Dst`, which the
-/// packer writes as infinity (its early conversion's rounding, `sfpu_ref::packed`).
+/// packer writes as infinity (its early conversion's rounding, `bhemu_refmath::sfpu::packed`).
 #[test]
 fn run_sfpu_examples_are_bit_exact_on_one_and_140_tiles() {
     if kit().is_none() {

@@ -184,6 +184,7 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
         tiles,
         strictness,
         timing,
+        member: bhemu_chip::Member::default(),
     };
     let mut chip = Chip::new(&cfg).map_err(err)?;
     if let Some(name) = &a.schedule {

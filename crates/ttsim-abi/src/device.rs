@@ -82,6 +82,8 @@ pub struct Device {
     /// [`Device::route`]'s output, kept between accesses: tt-umd makes four `pci_mem` calls per
     /// tile read, and an allocation each was a visible part of their cost.
     pieces: Vec<Piece>,
+    /// The chip's index when it is one of several (errors name it).
+    chip: Option<u32>,
 }
 
 fn err(kind: ErrorKind, at: Where, msg: impl Into<String>) -> BackendError {
@@ -105,9 +107,20 @@ fn node_id_read_only(noc: usize, paddr: u64, len: usize) -> BackendError {
 
 impl Device {
     pub fn new(cfg: &BackendConfig, backend: Box<dyn SimBackend>) -> Device {
+        Self::of_chip(cfg, backend, 0, false)
+    }
+
+    /// The PCIe face of chip `index` of a system: PCI device `index`, BARs shifted by
+    /// `index` × 64 GiB ([`crate::config::DEVICE_STRIDE`]); `named` makes errors name the chip.
+    pub fn of_chip(
+        cfg: &BackendConfig,
+        backend: Box<dyn SimBackend>,
+        index: u32,
+        named: bool,
+    ) -> Device {
         Device {
             mode: cfg.mmio,
-            config: ConfigSpace::default(),
+            config: ConfigSpace::of_device(index),
             tlb: TlbRegs::default(),
             iatu: Iatu::default(),
             niu_cfg0: 0,
@@ -116,6 +129,7 @@ impl Device {
             outstanding_reads: Vec::new(),
             warnings: Vec::new(),
             pieces: Vec::new(),
+            chip: named.then_some(index),
         }
     }
 
@@ -531,8 +545,11 @@ impl Device {
             .map_err(|e| self.stamp(e))
     }
 
-    fn stamp(&self, e: BackendError) -> BackendError {
+    fn stamp(&self, mut e: BackendError) -> BackendError {
         let c = self.backend.cycle();
+        if e.at.chip.is_none() {
+            e.at.chip = self.chip;
+        }
         e.at_cycle(c)
     }
 }

@@ -43,6 +43,8 @@ impl ErrorKind {
 pub struct Where {
     /// The ABI entry point (`"pci_mem_rd_bytes"`, ...).
     pub call: Option<&'static str>,
+    /// The chip of a system of several (docs/multi-chip.md); `None` on a one-chip system.
+    pub chip: Option<u32>,
     /// Host physical address of a `pci_mem_*` access.
     pub paddr: Option<u64>,
     /// NoC (0 or 1) and node coordinates.
@@ -76,6 +78,9 @@ impl fmt::Display for Where {
         let mut parts: Vec<String> = Vec::new();
         if let Some(c) = self.call {
             parts.push(c.to_string());
+        }
+        if let Some(c) = self.chip {
+            parts.push(format!("chip {c}"));
         }
         if let Some(p) = self.paddr {
             parts.push(format!("paddr {p:#x}"));

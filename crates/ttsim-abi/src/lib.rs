@@ -28,6 +28,7 @@ pub mod iatu;
 pub mod knobs;
 pub mod sim_calls;
 pub mod stats;
+pub mod system;
 pub mod tlb;
 pub mod umd_client;
 

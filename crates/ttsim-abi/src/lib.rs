@@ -25,6 +25,7 @@ pub mod dynlib;
 pub mod error;
 pub mod ffi;
 pub mod iatu;
+pub mod installed;
 pub mod knobs;
 pub mod sim_calls;
 pub mod stats;

@@ -76,7 +76,9 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
     }
     let restart = abi.life == Life::Running;
     let k = abi.knobs();
-    let system = match k.system.as_deref().map(bhemu_chip::SystemKind::parse) {
+    // BHEMU_SYSTEM, else what `bhemu install-sim --system` recorded beside the library.
+    let named = k.system.clone().or_else(crate::installed::recorded_system);
+    let system = match named.as_deref().map(bhemu_chip::SystemKind::parse) {
         None => Ok(bhemu_chip::SystemKind::P150),
         Some(Ok(s)) => Ok(s),
         Some(Err(e)) => Err(BackendError::new(

@@ -9,12 +9,12 @@
 //! * Time: `libttsim_clock(n)` runs every chip n cycles (one clock for the system). Chips run one
 //!   after another within a call; nothing of one chip is visible to another except over a link,
 //!   and a link delivers only between calls, so the order changes nothing (MC-6).
-//! * Links: a send issued at cycle s arrives in the peer tile at the end of the first `clock`
-//!   call after which the peer has reached cycle s + [`LINK_LATENCY`] (MC-6).
+//! * Links ([`Wires`]): a send issued at cycle s arrives in the peer tile at the end of the
+//!   first `clock` call after which the peer has reached cycle s +
+//!   [`bhemu_chip::system::LINK_LATENCY`] (MC-6).
 //! * Host memory: each chip's requests go through its own iATU; the tags of host reads are
 //!   made unique across chips (`tag × chips + chip`).
-use bhemu_chip::eth::{Payload, Send};
-use bhemu_chip::system::Port;
+use bhemu_chip::system::Wires;
 use bhemu_chip::SystemKind;
 
 use crate::backend::{make_backend, make_member_backend, BackendConfig, SimBackend};
@@ -22,23 +22,10 @@ use crate::config::{ConfigError, DEVICE_STRIDE};
 use crate::device::{Device, HostCall};
 use crate::error::{BackendError, ErrorKind, Where};
 
-/// Cycles between a send leaving one chip and arriving at its peer: bhemu's figure for one
-/// Ethernet hop, about 0.74 µs at the 1.35 GHz AICLK.
-pub const LINK_LATENCY: u64 = 1000;
-
-/// A send on its way: to `to`, due when that chip reaches cycle `due`.
-struct Flight {
-    due: u64,
-    to: Port,
-    payload: Payload,
-}
-
 pub struct System {
     kind: SystemKind,
     devs: Vec<Device>,
-    flights: Vec<Flight>,
-    /// Kept between clock calls (no allocation per call).
-    sends: Vec<Send>,
+    wires: Wires,
 }
 
 impl System {
@@ -67,8 +54,7 @@ impl System {
         Ok(System {
             kind,
             devs,
-            flights: Vec::new(),
-            sends: Vec::new(),
+            wires: Wires::new(kind),
         })
     }
 
@@ -193,38 +179,32 @@ impl System {
 
     /// Moves the chips' new sends onto their links and delivers those that are due.
     fn carry(&mut self) -> Result<(), BackendError> {
+        let internal = |e: bhemu_chip::ChipError| {
+            BackendError::new(
+                ErrorKind::Internal,
+                Where {
+                    chip: Some(e.loc.chip),
+                    ..Where::default()
+                },
+                e.to_string(),
+            )
+        };
         for (i, d) in self.devs.iter_mut().enumerate() {
-            d.backend_mut().take_eth_sends(&mut self.sends);
-            for s in self.sends.drain(..) {
-                let from = Port {
-                    chip: i as u32,
-                    channel: s.channel,
-                };
-                let to = peer_of(self.kind, from)?;
-                self.flights.push(Flight {
-                    due: s.cycle + LINK_LATENCY,
-                    to,
-                    payload: s.payload,
-                });
-            }
+            self.wires
+                .post(i as u32, |out| d.backend_mut().take_eth_sends(out))
+                .map_err(internal)?;
         }
-        let mut k = 0;
-        while k < self.flights.len() {
-            let f = &self.flights[k];
-            let dev = &mut self.devs[f.to.chip as usize];
-            if dev.cycle() >= f.due {
-                let f = self.flights.remove(k);
-                dev.backend_mut().deliver_eth(f.to.channel, &f.payload)?;
-            } else {
-                k += 1;
-            }
+        for (i, d) in self.devs.iter_mut().enumerate() {
+            let now = d.cycle();
+            self.wires
+                .deliver(i as u32, now, |ch, p| d.backend_mut().deliver_eth(ch, p))?;
         }
         Ok(())
     }
 
     /// Sends still on their way.
     pub fn in_flight(&self) -> usize {
-        self.flights.len()
+        self.wires.in_flight()
     }
 
     pub fn work_pending(&self) -> bool {
@@ -271,35 +251,6 @@ impl System {
         }
         Ok(total)
     }
-}
-
-/// The port at the other end of `from`'s link; the TX queue refuses a command on an unlinked
-/// channel, so a miss here is bhemu's own inconsistency.
-fn peer_of(kind: SystemKind, from: Port) -> Result<Port, BackendError> {
-    kind.links()
-        .iter()
-        .find_map(|l| {
-            if l.a == from {
-                Some(l.b)
-            } else if l.b == from {
-                Some(l.a)
-            } else {
-                None
-            }
-        })
-        .ok_or_else(|| {
-            BackendError::new(
-                ErrorKind::Internal,
-                Where {
-                    chip: Some(from.chip),
-                    ..Where::default()
-                },
-                format!(
-                    "a send left Ethernet channel {} of chip {}, which has no link",
-                    from.channel, from.chip
-                ),
-            )
-        })
 }
 
 #[cfg(test)]

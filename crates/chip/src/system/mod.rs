@@ -17,6 +17,9 @@
 use crate::error::{ChipError, ErrorKind};
 
 pub mod galaxy;
+pub mod wires;
+
+pub use wires::{Wires, LINK_LATENCY};
 
 /// Ethernet channels of a Blackhole chip (docs/blackhole-facts.md).
 pub const ETH_CHANNELS: usize = 14;

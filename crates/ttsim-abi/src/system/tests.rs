@@ -2,6 +2,7 @@ use super::*;
 use crate::config::{BAR0_BASE, BAR2_BASE, BAR4_BASE};
 use crate::tlb::{TlbEntry, WindowKind, TLB_CFG_ENTRY_BYTES, TLB_CFG_OFFSET};
 use bhemu_chip::eth::{CMD_SEND_DATA, TXQ_BASE, TXQ_CMD, TXQ_DEST_ADDR, TXQ_SIZE, TXQ_START_ADDR};
+use bhemu_chip::system::LINK_LATENCY;
 
 fn p300() -> System {
     let cfg = BackendConfig {

@@ -11,7 +11,8 @@
 //!
 //! The tags and their meaning are tt-umd's `TelemetryTag` (tt-umd:
 //! device/api/umd/device/types/telemetry.hpp). The values describe an unharvested p150 board
-//! whose Ethernet ports are all disabled (bhemu models no Ethernet tile; see [`ENABLED_ETH`]).
+//! whose Ethernet ports are all disabled (see [`ENABLED_ETH`]); a chip of a p300 or Galaxy
+//! reports its own board, location and channels ([`entries`], docs/multi-chip.md MC-3).
 
 use crate::system::Member;
 
@@ -49,10 +50,10 @@ pub const BOARD_ID: u64 = (0x40 << 36) | 1;
 pub const AICLK_BUSY_MHZ: u32 = 1350;
 pub const AICLK_IDLE_MHZ: u32 = 800;
 
-/// Enabled Ethernet ports, one bit per port (tt-umd takes the complement as the harvesting
-/// mask). None: tt-umd accepts a full Blackhole with either 2 or all 14 ports harvested, and with
-/// none enabled tt-metal neither loads Ethernet firmware nor waits for Ethernet cores, which bhemu
-/// does not model.
+/// Enabled Ethernet ports of a p150, one bit per port (tt-umd takes the complement as the
+/// harvesting mask). None: tt-umd accepts a full Blackhole with either 2 or all 14 ports harvested, and with
+/// none enabled tt-metal neither loads Ethernet firmware nor waits for Ethernet cores, whose
+/// RISC-V cores bhemu does not run.
 pub const ENABLED_ETH: u32 = 0;
 
 /// GDDR status: 2 bits per channel for training (bits 0–15) and BIST (bits 16–31); `0b01` is

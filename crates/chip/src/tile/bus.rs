@@ -75,6 +75,27 @@ impl CoreBus<'_, '_> {
         }
     }
 
+    /// An access to a Tensix window this core is not connected to ([`Target::NotConnected`]):
+    /// undefined behaviour, so the coprocessor's strictness decides (`BHEMU_STRICT`): strict
+    /// faults; otherwise the access is reported once per (core, address) and has no effect.
+    #[cold]
+    fn not_connected<T: Default>(
+        &mut self,
+        addr: u32,
+        width: u32,
+        write: bool,
+        why: &str,
+    ) -> Access<T> {
+        let e = self.error(addr, width, write, (ErrorKind::Undefined, why.to_string()));
+        if self.p.cp.mode() == bhemu_tensix::Mode::Strict {
+            return self.fault(e);
+        }
+        if self.p.warned.insert((self.core as u8, addr)) {
+            self.p.warnings.push(e);
+        }
+        Access::Done(T::default())
+    }
+
     fn note(&mut self, addr: u32, width: u32, write: bool, value: u32, stalled: bool) {
         if !stalled {
             self.p.mmio_done[self.core.index()] = self.now + 1;
@@ -209,7 +230,7 @@ impl CoreBus<'_, '_> {
                 p.cp.cfg_window_read(off, width)
                     .map_err(|m| (ErrorKind::AccessRule, m))?,
             ),
-            Target::Unmapped(why) => return Err(unmapped(why)),
+            Target::Unmapped(why) | Target::NotConnected(why) => return Err(unmapped(why)),
             Target::L1(_) | Target::LocalRam { .. } => {
                 return Err(unmapped("internal: memory routed as MMIO"))
             }
@@ -361,7 +382,7 @@ impl CoreBus<'_, '_> {
                 Self::note_cfg_write(p, core);
                 Access::Done(())
             }
-            Target::Unmapped(why) => return Err(unmapped(why)),
+            Target::Unmapped(why) | Target::NotConnected(why) => return Err(unmapped(why)),
             Target::L1(_) | Target::LocalRam { .. } => {
                 return Err(unmapped("internal: memory routed as MMIO"))
             }
@@ -442,6 +463,10 @@ impl Bus for CoreBus<'_, '_> {
                 None => self.refuse(addr, w, false, unmapped("beyond the end of local data RAM")),
             };
         }
+        if let Target::NotConnected(why) = t {
+            self.p.probes[i].impure = true;
+            return self.not_connected(addr, w, false, why);
+        }
         match self.mmio_load(t, addr, w) {
             Ok(a) => {
                 let (v, stalled) = match &a {
@@ -481,6 +506,9 @@ impl Bus for CoreBus<'_, '_> {
             } else {
                 self.refuse(addr, w, true, unmapped("beyond the end of local data RAM"))
             };
+        }
+        if let Target::NotConnected(why) = t {
+            return self.not_connected(addr, w, true, why);
         }
         let r = self.mmio_store(t, addr, w, value);
         let stalled = matches!(r, Ok(Access::Stall));

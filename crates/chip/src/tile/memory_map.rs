@@ -154,6 +154,12 @@ pub enum Target {
     TensixCfg(u32),
     /// Nothing there for this core; the sentence says why.
     Unmapped(&'static str),
+    /// A Tensix window that RISCV NC is not connected to (README.md "Memory map"; "RISCV NC
+    /// cannot push instructions"). The hardware's answer is not documented, so the access is
+    /// undefined behaviour: it stops a strict chip and otherwise is reported once and has no
+    /// effect (a load reads 0), because firmware that releases every core from reset at once
+    /// (tt-llk's debug helpers write 0 to `SOFT_RESET_0`) lets RISCV NC run whatever L1 holds.
+    NotConnected(&'static str),
 }
 
 /// Decodes `addr` for `core` (BabyRISCV/README.md "Memory map").
@@ -177,7 +183,7 @@ pub fn decode(core: Core, addr: u32) -> Target {
             if b_or_t {
                 Tdma(a - TDMA_BASE)
             } else {
-                Unmapped("TDMA-RISC is not mapped for NCRISC")
+                NotConnected("TDMA-RISC is not mapped for NCRISC")
             }
         }
         a if a < PIC_BASE => DebugRegs(a - DEBUG_REGS_BASE),
@@ -212,7 +218,7 @@ pub fn decode(core: Core, addr: u32) -> Target {
             match core {
                 Core::Brisc if w < 192 => Gpr(w),
                 Core::Brisc => Unmapped("beyond GPRs[3][64] in RISCV B's view"),
-                Core::Ncrisc => Unmapped("Tensix GPRs are not mapped for NCRISC"),
+                Core::Ncrisc => NotConnected("Tensix GPRs are not mapped for NCRISC"),
                 c => match c.thread() {
                     Some(t) if w < 64 => Gpr(t * 64 + w),
                     _ => Unmapped("beyond this thread's 64 GPRs"),
@@ -227,7 +233,7 @@ pub fn decode(core: Core, addr: u32) -> Target {
                 (_, Some(_)) => Unmapped(
                     "INSTRN1/2_BUF_BASE from a TRISC: \"do not use; attempting to store here will hang the RISCV\"",
                 ),
-                _ => Unmapped("NCRISC cannot push Tensix instructions"),
+                _ => NotConnected("NCRISC cannot push Tensix instructions"),
             }
         }
         a if (PC_BUF_BASE..PC_BUF_BASE + 0x3_0000).contains(&a) => {
@@ -243,7 +249,7 @@ pub fn decode(core: Core, addr: u32) -> Target {
                     _ => Unmapped("PC_BUF_BASE offset with no documented register for a TRISC"),
                 },
                 (_, Some(_)) => Unmapped("PC1/PC2_BUF_BASE are mapped for RISCV B only"),
-                _ => Unmapped("PC buffers are not mapped for NCRISC"),
+                _ => NotConnected("PC buffers are not mapped for NCRISC"),
             }
         }
         a if (MAILBOX_BASE..MAILBOX_BASE + 0x4000).contains(&a) => {
@@ -253,14 +259,14 @@ pub fn decode(core: Core, addr: u32) -> Target {
                     off: a & 0xFFF,
                 }
             } else {
-                Unmapped("mailboxes are not mapped for NCRISC")
+                NotConnected("mailboxes are not mapped for NCRISC")
             }
         }
         a if a >= TENSIX_CFG_BASE && a - TENSIX_CFG_BASE < TENSIX_CFG_SIZE => {
             if b_or_t {
                 TensixCfg(a - TENSIX_CFG_BASE)
             } else {
-                Unmapped("Tensix backend configuration is not mapped for NCRISC")
+                NotConnected("Tensix backend configuration is not mapped for NCRISC")
             }
         }
         _ => Unmapped("no device at this address"),
@@ -357,7 +363,7 @@ mod tests {
         ));
         assert!(matches!(
             decode(Core::Ncrisc, 0xFFE4_0000),
-            Target::Unmapped(_)
+            Target::NotConnected(_)
         ));
     }
 
@@ -387,7 +393,7 @@ mod tests {
         );
         assert!(matches!(
             decode(Core::Ncrisc, 0xFFE8_0000),
-            Target::Unmapped(_)
+            Target::NotConnected(_)
         ));
     }
 
@@ -409,16 +415,16 @@ mod tests {
         assert_eq!(decode(Core::Trisc1, 0xFFE0_0004), Target::Gpr(65));
         assert!(matches!(
             decode(Core::Ncrisc, 0xFFE0_0000),
-            Target::Unmapped(_)
+            Target::NotConnected(_)
         ));
         assert!(matches!(
             decode(Core::Ncrisc, 0xFFB1_1000),
-            Target::Unmapped(_)
+            Target::NotConnected(_)
         ));
         assert_eq!(decode(Core::Ncrisc, 0xFFB1_21B0), Target::DebugRegs(0x1B0));
         assert!(matches!(
             decode(Core::Ncrisc, 0xFFEF_0000),
-            Target::Unmapped(_)
+            Target::NotConnected(_)
         ));
     }
 }

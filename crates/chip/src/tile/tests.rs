@@ -136,8 +136,8 @@ fn reasserting_reset_stops_and_restarts_a_core() {
     assert_eq!(t.pc(Core::Brisc), 0);
 }
 
-/// PushTensixInstruction.md: "RISCV NC cannot push instructions" — an access-rule error naming
-/// tile, core, pc, address and width.
+/// PushTensixInstruction.md: "RISCV NC cannot push instructions" — on a strict tile an
+/// undefined-behaviour error naming tile, core, pc, address and width.
 #[test]
 fn ncrisc_push_is_a_typed_error() {
     let (mut t, mut noc) = tile();
@@ -154,7 +154,7 @@ fn ncrisc_push_is_a_typed_error() {
         Err(e) => e,
         Ok(()) => panic!("NCRISC push was accepted"),
     };
-    assert_eq!(e.kind, ErrorKind::Unmapped);
+    assert_eq!(e.kind, ErrorKind::Undefined);
     assert_eq!(e.loc.core, Some(Core::Ncrisc));
     assert_eq!(e.loc.tile, Some((1, 2)));
     assert_eq!(e.loc.addr, Some(0xFFE4_0000));
@@ -529,4 +529,52 @@ fn permissive_mode_reaches_the_coprocessor() {
     start(&mut t);
     assert!(run(&mut t, &mut noc, 0, 80).is_ok());
     assert_eq!(t.coprocessor().state().gprs[0][4], 0b1110);
+}
+
+/// README.md "Memory map": RISCV NC is not connected to the Tensix windows ("RISCV NC cannot
+/// push instructions"); what the hardware does with such an access is not documented. A strict
+/// tile stops at NC's push with an undefined-behaviour error at NC's pc; a permissive one reports
+/// it once, drops the word (no thread receives it) and NC goes on to its next store.
+#[test]
+fn ncrisc_tensix_window_access_is_undefined_and_dropped_when_permissive() {
+    let start = |t: &mut Tile| {
+        let mut nc = store(0xFFE4_0000, 0x0200_0000); // a NOP word to INSTRN_BUF_BASE
+        nc.extend(store(0xFFE4_0000, 0x0200_0000));
+        nc.extend(store(0x3000, 0x1234)); // then an L1 store: NC went on
+        nc.push(spin());
+        load_prog(t, 0x12000, &nc);
+        // Only NC out of reset (bit 18 clear): as after firmware writes 0 to SOFT_RESET_0.
+        assert!(t.write_reg(0xFFB1_21B0, 0x7800, 0).is_ok());
+    };
+
+    let (mut t, mut noc) = tile();
+    start(&mut t);
+    let e = run(&mut t, &mut noc, 0, 40).err();
+    assert_eq!(
+        e.as_ref().map(|e| e.kind),
+        Some(ErrorKind::Undefined),
+        "{e:?}"
+    );
+    assert_eq!(e.as_ref().and_then(|e| e.loc.core), Some(Core::Ncrisc));
+    assert_eq!(e.as_ref().and_then(|e| e.loc.addr), Some(0xFFE4_0000));
+    assert_eq!(
+        t.read_l1_u32(0x3000).ok(),
+        Some(0),
+        "strict: stopped at the push"
+    );
+
+    let (mut t, mut noc) = tile();
+    t.set_strictness(Strictness::Permissive);
+    start(&mut t);
+    assert!(run(&mut t, &mut noc, 0, 40).is_ok());
+    assert_eq!(t.read_l1_u32(0x3000).ok(), Some(0x1234), "NC went on");
+    assert_eq!(
+        t.coprocessor().dispatched(),
+        [0, 0, 0],
+        "no thread got the word"
+    );
+    assert_eq!(t.warnings().len(), 1, "reported once: {:?}", t.warnings());
+    assert_eq!(t.warnings()[0].kind, ErrorKind::Undefined);
+    assert_eq!(t.warnings()[0].loc.core, Some(Core::Ncrisc));
+    assert_eq!(t.warnings()[0].loc.pc, Some(0x12010), "the first push");
 }

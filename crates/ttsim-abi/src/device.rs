@@ -547,8 +547,8 @@ impl Device {
 
     fn stamp(&self, mut e: BackendError) -> BackendError {
         let c = self.backend.cycle();
-        if e.at.chip.is_none() {
-            e.at.chip = self.chip;
+        if let Some(chip) = self.chip {
+            e = e.on_chip(chip);
         }
         e.at_cycle(c)
     }

@@ -43,8 +43,6 @@ impl ErrorKind {
 pub struct Where {
     /// The ABI entry point (`"pci_mem_rd_bytes"`, ...).
     pub call: Option<&'static str>,
-    /// The chip of a system of several (docs/multi-chip.md); `None` on a one-chip system.
-    pub chip: Option<u32>,
     /// Host physical address of a `pci_mem_*` access.
     pub paddr: Option<u64>,
     /// NoC (0 or 1) and node coordinates.
@@ -78,9 +76,6 @@ impl fmt::Display for Where {
         let mut parts: Vec<String> = Vec::new();
         if let Some(c) = self.call {
             parts.push(c.to_string());
-        }
-        if let Some(c) = self.chip {
-            parts.push(format!("chip {c}"));
         }
         if let Some(p) = self.paddr {
             parts.push(format!("paddr {p:#x}"));
@@ -125,6 +120,15 @@ impl BackendError {
     }
     pub fn at_cycle(mut self, cycle: u64) -> BackendError {
         self.cycle.get_or_insert(cycle);
+        self
+    }
+    /// Names chip `chip` of a system of several (docs/multi-chip.md MC-7) at the head of the
+    /// sentence, once.
+    pub fn on_chip(mut self, chip: u32) -> BackendError {
+        let tag = format!("chip {chip}: ");
+        if !self.message.starts_with(&tag) {
+            self.message.insert_str(0, &tag);
+        }
         self
     }
     pub fn in_call(mut self, call: &'static str) -> BackendError {

@@ -180,14 +180,8 @@ impl System {
     /// Moves the chips' new sends onto their links and delivers those that are due.
     fn carry(&mut self) -> Result<(), BackendError> {
         let internal = |e: bhemu_chip::ChipError| {
-            BackendError::new(
-                ErrorKind::Internal,
-                Where {
-                    chip: Some(e.loc.chip),
-                    ..Where::default()
-                },
-                e.to_string(),
-            )
+            BackendError::new(ErrorKind::Internal, Where::default(), e.to_string())
+                .on_chip(e.loc.chip)
         };
         for (i, d) in self.devs.iter_mut().enumerate() {
             self.wires
@@ -197,7 +191,8 @@ impl System {
         for (i, d) in self.devs.iter_mut().enumerate() {
             let now = d.cycle();
             self.wires
-                .deliver(i as u32, now, |ch, p| d.backend_mut().deliver_eth(ch, p))?;
+                .deliver(i as u32, now, |ch, p| d.backend_mut().deliver_eth(ch, p))
+                .map_err(|e| e.on_chip(i as u32))?;
         }
         Ok(())
     }

@@ -40,7 +40,11 @@ const SOFT_RESET_HELD: u32 = 0x1800;
 /// Raw NoC 0 coordinates of Ethernet channel `c` (tt-umd `ETH_CORES_NOC0` for Blackhole: row 1,
 /// channels alternating from the left and right ends towards the middle).
 pub fn channel_noc0(c: u8) -> (u8, u8) {
-    let x = if c % 2 == 0 { 1 + c / 2 } else { 16 - c / 2 };
+    let x = if c.is_multiple_of(2) {
+        1 + c / 2
+    } else {
+        16 - c / 2
+    };
     (x, 1)
 }
 
@@ -233,7 +237,7 @@ impl Ethernet {
         }
         match v {
             CMD_SEND_DATA => {
-                let aligned = q.start % 16 == 0 && q.size % 16 == 0 && q.dest % 16 == 0;
+                let aligned = q.start.is_multiple_of(16) && q.size.is_multiple_of(16) && q.dest.is_multiple_of(16);
                 let fits = |a: u32| u64::from(a) + u64::from(q.size) <= ETH_L1_SIZE as u64;
                 if !aligned || !fits(q.start) || !fits(q.dest) {
                     return Err((ErrorKind::AccessRule, format!("{at} = 2: start {:#x}, size {:#x}, destination {:#x} must be 16-byte aligned and inside the 512 KiB L1", q.start, q.size, q.dest)));
@@ -245,7 +249,7 @@ impl Ethernet {
                     bytes,
                 })
             }
-            CMD_WRITE_REG if q.dest % 4 == 0 => Ok(Payload::Reg {
+            CMD_WRITE_REG if q.dest.is_multiple_of(4) => Ok(Payload::Reg {
                 dest: q.dest,
                 value: q.remote_data,
             }),
@@ -269,7 +273,7 @@ impl Ethernet {
 
 fn l1_range(addr: u64, len: usize) -> Option<std::ops::Range<usize>> {
     let end = addr.checked_add(len as u64)?;
-    (end <= ETH_L1_SIZE as u64).then(|| addr as usize..end as usize)
+    (end <= ETH_L1_SIZE as u64).then_some(addr as usize..end as usize)
 }
 
 fn reg_word(addr: u64, len: usize) -> Option<u64> {

@@ -150,7 +150,7 @@ fn mc7_a_send_on_an_unlinked_channel_is_an_error_naming_chip_tile_register() {
     .unwrap_err();
     let line = e.to_string();
     assert!(line.contains("chip 1 Ethernet channel 0 (NOC0 (1,1)) register 0xffb90004 (ETH_TXQ_CMD) = 2: the channel has no link"), "{line}");
-    assert_eq!(e.at.chip, Some(1));
+    assert!(line.contains("chip 1: "), "{line}");
 }
 
 #[test]

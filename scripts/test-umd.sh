@@ -10,6 +10,8 @@
 #   5. builds the slow-dispatch BRISC kernel examples/kernels/noc_stamp.c (scripts/build-kernels.sh,
 #      needs Debian's gcc-riscv64-unknown-elf, which scripts/test.sh installs);
 #   6. runs tests/umd/acceptance.py with the venv's python; extra arguments are passed to it;
+#   6b. runs tests/umd/multichip.py on a p300 and on a galaxy (BHEMU_SYSTEM; docs/multi-chip.md):
+#      tt-umd's own topology discovery, round trips per chip, a transfer over an Ethernet link;
 #   7. runs tests/umd/spin_bench.py on the spin kernel (examples/kernels/spin.c), 2000 iterations;
 #   8. runs the same workload through the native client that calls the library as tt-umd does
 #      (crates/ttsim-abi/examples/umd_poll.rs), 2000 iterations: bhemu's own share of a polled run.
@@ -43,6 +45,10 @@ bash scripts/build-kernels.sh "$kdir" >/dev/null
 
 log "running tests/umd/acceptance.py"
 "$PY" tests/umd/acceptance.py "$sim/libttsim.so" "$fw" --kernel "$kdir/noc_stamp.elf" "$@"
+
+log "running tests/umd/multichip.py (p300, galaxy)"
+"$PY" tests/umd/multichip.py "$sim/libttsim.so" "$sim/soc_descriptor.yaml" --system p300
+"$PY" tests/umd/multichip.py "$sim/libttsim.so" "$sim/soc_descriptor.yaml" --system galaxy
 
 # A long kernel through tt-umd (one clock per read): the spin workload, kept short here; run
 # tests/umd/spin_bench.py with the default 100000 iterations for the figure in docs/performance.md.

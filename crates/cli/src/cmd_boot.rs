@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{self, Firmware, Kernel, RunReport};
 use bhemu_chip::report::{coprocessor_summary, unfinished_report};
-use bhemu_chip::{grid, Chip, ChipConfig, Schedule, Strictness, Timing};
+use bhemu_chip::{grid, Chip, ChipConfig, Schedule, Strictness, SystemKind, Timing};
 
 use crate::CliError;
 
@@ -88,6 +88,10 @@ pub struct BootArgs {
     /// (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<String>,
+    /// System of chips: p150 (one chip, the default), p300 (2) or galaxy (32); every chip boots
+    /// (docs/multi-chip.md). Default: BHEMU_SYSTEM, else p150.
+    #[arg(long, value_name = "NAME")]
+    pub system: Option<String>,
 }
 
 /// A progress line on stderr once a phase has run for more than a second.
@@ -180,10 +184,25 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
         Strictness::Strict
     };
     let timing = Timing::per_hop(a.noc_hops);
+    let system = match &a.system {
+        Some(n) => SystemKind::parse(n),
+        None => SystemKind::from_env(),
+    }
+    .map_err(|e| CliError::new(format!("--system: {}", e.message)))?;
+    if system != SystemKind::P150 {
+        let cfg = ChipConfig {
+            tiles,
+            strictness,
+            timing,
+            member: bhemu_chip::Member::default(),
+        };
+        return boot_system(&a, system, cfg, &fw, kernel.as_ref());
+    }
     let cfg = ChipConfig {
         tiles,
         strictness,
         timing,
+        member: bhemu_chip::Member::default(),
     };
     let mut chip = Chip::new(&cfg).map_err(err)?;
     if let Some(name) = &a.schedule {
@@ -201,6 +220,54 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
         crate::hazard_args::print(&a.hazards.take(&mut chip));
     }
     r
+}
+
+/// `--system` of several chips: each chip, built as its member of the system, boots (and runs
+/// the `--kernel` launches) in turn. The chips share one clock, but nothing passes between them
+/// during a boot (no Ethernet firmware runs), so stepping them one after another gives each
+/// the cycles it would have in lockstep (docs/multi-chip.md MC-6). Timelines, hazard reports
+/// and gdb are single-chip options.
+fn boot_system(
+    a: &BootArgs,
+    system: SystemKind,
+    cfg: ChipConfig,
+    fw: &Firmware,
+    kernel: Option<&Kernel>,
+) -> Result<ExitCode, CliError> {
+    if a.gdb.is_some() || a.hazards.check_hazards || a.trace.trace.is_some() {
+        return Err(CliError::new(
+            "--system with several chips: --gdb, --check-hazards and the timeline are single-chip options",
+        ));
+    }
+    let t0 = std::time::Instant::now();
+    for i in 0..system.chips() {
+        let member = system.member(i).map_err(err)?;
+        let mut chip = Chip::new(&ChipConfig {
+            member,
+            ..cfg.clone()
+        })
+        .map_err(err)?;
+        if let Some(name) = &a.schedule {
+            chip.set_schedule(Schedule::parse(name).map_err(err)?)
+                .map_err(err)?;
+        }
+        if let Some(n) = &a.threads {
+            chip.set_threads(bhemu_chip::threads::parse_threads(n).map_err(err)?);
+        }
+        println!("chip {i} of a {}:", system.name());
+        let code = boot_and_launch(a, &mut chip, fw, kernel)
+            .map_err(|e| CliError::new(format!("chip {i}: {e}")))?;
+        if code != ExitCode::SUCCESS {
+            return Ok(code);
+        }
+    }
+    println!(
+        "{}: {} chips booted in {:.2} s host time",
+        system.name(),
+        system.chips(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Boot, then the `--kernel` launches; the exit status.

@@ -40,6 +40,10 @@ pub struct InstallSimArgs {
     /// blackhole_140_arch.yaml from scripts/fetch-ttnn.sh's cache).
     #[arg(long, value_name = "FILE")]
     pub soc: Option<PathBuf>,
+    /// System the library opens as when BHEMU_SYSTEM is unset: p150 (one chip, the default),
+    /// p300 or galaxy (docs/multi-chip.md); recorded in DIR/bhemu-system.
+    #[arg(long, value_name = "NAME")]
+    pub system: Option<String>,
     /// The library to install (default: libttsim.so beside the bhemu executable).
     #[arg(long, value_name = "FILE")]
     pub lib: Option<PathBuf>,
@@ -130,6 +134,22 @@ fn install(from: &Path, dir: &Path, name: &str) -> Result<PathBuf, CliError> {
     Ok(to)
 }
 
+/// Records `system` beside the library (`ttsim::installed`); a p150 removes the
+/// record, so the directory opens as one chip again.
+fn record_system(dir: &Path, system: bhemu_chip::SystemKind) -> Result<(), CliError> {
+    let f = dir.join(ttsim::installed::SYSTEM_FILE);
+    let r = match system {
+        bhemu_chip::SystemKind::P150 if !f.exists() => Ok(()),
+        bhemu_chip::SystemKind::P150 => std::fs::remove_file(&f),
+        s => std::fs::write(&f, format!("{}\n", s.name())),
+    };
+    r.map_err(|e| CliError::new(format!("cannot record the system in {}: {e}", f.display())))?;
+    if system != bhemu_chip::SystemKind::P150 {
+        println!("recorded system {} in {}", system.name(), f.display());
+    }
+    Ok(())
+}
+
 pub fn run(a: InstallSimArgs) -> Result<ExitCode, CliError> {
     let lib = match a.lib {
         Some(p) if p.is_file() => p,
@@ -173,9 +193,15 @@ pub fn run(a: InstallSimArgs) -> Result<ExitCode, CliError> {
             )))
         }
     }
+    let system = match &a.system {
+        Some(n) => bhemu_chip::SystemKind::parse(n)
+            .map_err(|e| CliError::new(format!("--system: {}", e.message)))?,
+        None => bhemu_chip::SystemKind::P150,
+    };
     std::fs::create_dir_all(&a.dir)
         .map_err(|e| CliError::new(format!("cannot create {}: {e}", a.dir.display())))?;
     let so = install(&lib, &a.dir, LIB_NAME)?;
+    record_system(&a.dir, system)?;
     let yaml = install(&soc, &a.dir, "soc_descriptor.yaml")?;
     println!("installed {} (from {})", so.display(), lib.display());
     println!("installed {} (from {})", yaml.display(), soc.display());

@@ -67,6 +67,18 @@ pub struct MopExpander {
     penalty_at: Option<u64>,
 }
 
+/// Template 1's OuterCount / InnerCount from `MopCfg[0]` / `MopCfg[1]` (docs/mop-replay.md MR-5):
+/// Wormhole keeps the low seven bits (MOPExpander.md); Blackhole's expander is "similar, but not
+/// identical" and takes wider counts: tt-llk's Blackhole test of `tensix_sync` programs a
+/// 1000 x 1000 expansion and expects all 10^6 instructions. How wide Blackhole's counters are is
+/// not documented; bhemu takes the whole word.
+fn loop_count(arch: Arch, word: u32) -> u32 {
+    match arch {
+        Arch::WormholeB0 => word & 127,
+        Arch::Blackhole => word,
+    }
+}
+
 impl MopExpander {
     pub fn new(arch: Arch) -> Self {
         let nop = Insn::nop(arch);
@@ -182,11 +194,13 @@ impl MopExpander {
             });
         } else {
             // ExpandTemplate1 (docs/mop-replay.md / MOPExpander.md).
-            let mut outer = w(0) & 127;
-            let mut inner = w(1) & 127;
+            let mut outer = loop_count(self.arch, w(0));
+            let mut inner = loop_count(self.arch, w(1));
             let flip = !is_nop(w(6));
             if flip {
-                inner *= 2;
+                // Beyond 2^31 inner iterations the count saturates (an expansion of that
+                // length never ends in any run).
+                inner = inner.saturating_mul(2);
             }
             // The hardware bug, replicated exactly (docs/mop-replay.md MR-6).
             if outer == 1 && is_nop(w(2)) && inner == 0 && !is_nop(w(3)) {

@@ -540,3 +540,41 @@ fn unpack_int32_to_dst_and_pack_int32_is_bit_exact() {
     assert_eq!(dump(&r, "dst 0..63").bits, want_dst, "Dst32b arrangement");
     assert_eq!(dump(&r, "l1 0x20000").bits, input, "packed back unchanged");
 }
+
+/// docs/tensix-datapath.md "Packer output address": the output channel's Y/Z/W strides are in
+/// bytes and the output address in 16-byte units, so a stream that starts at output row `y`
+/// starts `y * Ystride` bytes after `L1_Dest_addr` (tt-llk's strided fast untilize programs one
+/// row-major output row as channel 1's Y stride). Two one-row streams, at Y 0 and Y 1, with a
+/// 256-byte stride: the second lands 256 bytes after the first, and nothing lands 16 × 256
+/// bytes away.
+#[test]
+fn pack_output_y_stride_is_in_bytes() {
+    let text = "l1 0x10000 = fp32 ramp 1 1 1024\n\
+         cfg 64 = 0x04000010\ncfg 65 = 1\ncfg THCON_SEC0_REG2_Out_data_format = 0\n\
+         cfg THCON_SEC0_REG2_Unpack_If_Sel = 1\ncfg THCON_SEC0_REG3_Base_address = 0xfff\n\
+         cfg UNP0_ADDR_BASE_REG_1_Base = 256\ncfg ALU_FORMAT_SPEC_REG2_Dstacc = 0\n\
+         cfg PCK_DEST_RD_CTRL_Read_32b_data = 1\ncfg THCON_SEC0_REG1_In_data_format = 0\n\
+         cfg THCON_SEC0_REG1_Out_data_format = 0\ncfg THCON_SEC0_REG1_Disable_zero_compress = 1\ncfg PCK_EDGE_OFFSET_SEC0_mask = 0xffff\n\
+         cfg THCON_SEC0_REG1_L1_Dest_addr = 0x1fff\ncfg PCK0_ADDR_CTRL_XY_REG_1_Ystride = 256\n\
+         [t0]\nttsetadcxx 1, 1023, 0\nttunpacr 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1\n\
+         ttstallwait 2, 2\nttsempost 2\n\
+         [t2]\nttsemwait 5, 2, 1\nttsetadcxx 4, 15, 0\n\
+         ttpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1\n\
+         ttsetadcxy 4, 1, 0, 0, 0, 8\n\
+         ttpacr 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1\n\
+         dump l1 0x20000 u32 128\ndump l1 0x21000 u32 16\n";
+    let r = run_text("pack-ystride.tsx", text);
+    let row0: Vec<u32> = (0..16).map(|c| (1.0 + c as f32).to_bits()).collect();
+    let got = &dump(&r, "l1 0x20000").bits;
+    assert_eq!(&got[..16], &row0[..], "first stream at L1_Dest_addr");
+    assert!(got[16..64].iter().all(|&x| x == 0), "gap up to one stride");
+    assert_eq!(
+        &got[64..80],
+        &row0[..],
+        "second stream one Y stride (256 bytes) later"
+    );
+    assert!(
+        dump(&r, "l1 0x21000").bits.iter().all(|&x| x == 0),
+        "nothing at 16 x the stride"
+    );
+}

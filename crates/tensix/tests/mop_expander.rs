@@ -291,3 +291,31 @@ fn mop_cfg_nine_registers_per_thread() {
     assert_eq!(s.cp.mop_expander(2).unwrap().cfg(5), Some(0x1234));
     assert_eq!(s.cp.mop_expander(1).unwrap().cfg(5), Some(0));
 }
+
+// docs/mop-replay.md MR-5a: Wormhole keeps seven bits of OuterCount / InnerCount; Blackhole
+// takes wider counts (tt-llk programs 1000 x 1000 on Blackhole).
+#[test]
+fn mop_template1_counts_are_seven_bits_on_wormhole_wider_on_blackhole() {
+    use bhemu_isa::tensix::Arch;
+    // OuterCount 130, InnerCount 3: Blackhole 130 x 3; Wormhole (130 & 127 = 2) x 3.
+    for (arch, outer) in [(Arch::Blackhole, 130usize), (Arch::WormholeB0, 2)] {
+        let mut s = Sim::with_arch(arch);
+        let a = |n: u32| common::asm_for(arch, &format!("ttsfpmov {n}, 0, 0, 0"));
+        let nop = common::asm_for(arch, "ttnop");
+        for (i, w) in [130, 3, nop, nop, nop, a(1), nop, a(2), a(3)]
+            .iter()
+            .enumerate()
+        {
+            s.cp.write_mop_cfg(0, i, *w).unwrap();
+        }
+        s.prog(0, &["ttmop 1, 0, 0"]);
+        s.must_run();
+        let got = s.dispatched_words(0);
+        let mut want = Vec::new();
+        for j in 0..outer {
+            want.extend([a(1), a(1), if j + 1 == outer { a(2) } else { a(3) }]);
+        }
+        assert_eq!(got.len(), want.len(), "{arch:?}");
+        assert_eq!(got, want, "{arch:?}");
+    }
+}

@@ -39,6 +39,8 @@ pub struct BackendConfig {
     /// Stop at the first Tensix undefined behaviour (`BHEMU_STRICT=1`) instead of reporting
     /// each kind once and going on.
     pub tensix_strict: bool,
+    /// Which system of chips (`BHEMU_SYSTEM`, docs/multi-chip.md); default the p150.
+    pub system: bhemu_chip::SystemKind,
 }
 
 /// Simulated cycles a launched kernel may run before the chip backend reports it as a
@@ -121,6 +123,24 @@ pub trait SimBackend: Send {
             format!("no host read with tag {tag} is outstanding"),
         ))
     }
+    /// Move the sends the chip's Ethernet TX queues issued into `out`, oldest first
+    /// (docs/multi-chip.md); a backend without Ethernet has none.
+    fn take_eth_sends(&mut self, out: &mut Vec<bhemu_chip::eth::Send>) {
+        let _ = out;
+    }
+    /// Apply what arrived over the link of Ethernet channel `channel`.
+    fn deliver_eth(
+        &mut self,
+        channel: u8,
+        payload: &bhemu_chip::eth::Payload,
+    ) -> Result<(), BackendError> {
+        let _ = payload;
+        Err(BackendError::new(
+            ErrorKind::Unimplemented,
+            Where::default(),
+            format!("this backend has no Ethernet channel {channel}"),
+        ))
+    }
 }
 
 /// The one place that builds the backend `libttsim_init` uses: bhemu's Blackhole chip
@@ -128,6 +148,16 @@ pub trait SimBackend: Send {
 /// `ffi::init_with_backend`.
 pub fn make_backend(cfg: &BackendConfig) -> Result<Box<dyn SimBackend>, BackendError> {
     Ok(Box::new(crate::chip_backend::ChipBackend::new(cfg)?))
+}
+
+/// The backend of chip `member` of a system: bhemu's chip built as that member.
+pub fn make_member_backend(
+    cfg: &BackendConfig,
+    member: bhemu_chip::Member,
+) -> Result<Box<dyn SimBackend>, BackendError> {
+    Ok(Box::new(crate::chip_backend::ChipBackend::of_member(
+        cfg, member,
+    )?))
 }
 
 const PAGE: usize = 4096;

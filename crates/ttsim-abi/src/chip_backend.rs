@@ -78,6 +78,14 @@ impl Drop for ChipBackend {
 impl ChipBackend {
     /// The unharvested p150 (140 Tensix tiles), functional NoC timing.
     pub fn new(cfg: &BackendConfig) -> Result<ChipBackend, BackendError> {
+        Self::of_member(cfg, bhemu_chip::Member::default())
+    }
+
+    /// Chip `member` of a system (docs/multi-chip.md); otherwise as [`ChipBackend::new`].
+    pub fn of_member(
+        cfg: &BackendConfig,
+        member: bhemu_chip::Member,
+    ) -> Result<ChipBackend, BackendError> {
         let strictness = match cfg.mmio {
             MmioMode::Strict => Strictness::Strict,
             MmioMode::Permissive => Strictness::Permissive,
@@ -85,6 +93,7 @@ impl ChipBackend {
         let mut chip = Chip::new(&ChipConfig {
             strictness,
             timing: bhemu_chip::Timing::per_hop(cfg.noc_hops),
+            member,
             ..ChipConfig::default()
         })
         .map_err(|e| chip_error(e, "init"))?;
@@ -327,6 +336,20 @@ impl SimBackend for ChipBackend {
 
     fn host_requests_pending(&self) -> bool {
         !self.queued.is_empty()
+    }
+
+    fn take_eth_sends(&mut self, out: &mut Vec<bhemu_chip::eth::Send>) {
+        self.chip.take_eth_sends(out);
+    }
+
+    fn deliver_eth(
+        &mut self,
+        channel: u8,
+        payload: &bhemu_chip::eth::Payload,
+    ) -> Result<(), BackendError> {
+        self.chip
+            .deliver_eth(channel, payload)
+            .map_err(|e| chip_error(e, "clock"))
     }
 
     fn complete_host_read(&mut self, tag: u64, data: &[u8]) -> Result<(), BackendError> {

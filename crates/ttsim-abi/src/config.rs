@@ -87,6 +87,8 @@ pub enum ConfigError {
 
 #[derive(Clone, Debug)]
 pub struct ConfigSpace {
+    /// The PCI device number (bus 0, function 0): the chip's index in its system.
+    device: u32,
     command: u16,
     /// BAR register value without flags (the base), per BAR (0, 2, 4).
     bars: [u64; 3],
@@ -94,14 +96,31 @@ pub struct ConfigSpace {
 
 impl Default for ConfigSpace {
     fn default() -> ConfigSpace {
-        ConfigSpace {
-            command: COMMAND_RESET,
-            bars: [BAR0_BASE, BAR2_BASE, BAR4_BASE],
-        }
+        Self::of_device(0)
     }
 }
 
+/// How far apart the BARs of consecutive devices of a system lie: device i's BARs are device
+/// 0's plus i × 64 GiB, beyond the top of BAR4 (docs/multi-chip.md MC-2), so a host address
+/// names its device.
+pub const DEVICE_STRIDE: u64 = 64 << 30;
+
 impl ConfigSpace {
+    /// The config space of PCI device `device` (bdf `device << 3`) of a system.
+    pub fn of_device(device: u32) -> ConfigSpace {
+        let shift = u64::from(device) * DEVICE_STRIDE;
+        ConfigSpace {
+            device,
+            command: COMMAND_RESET,
+            bars: [BAR0_BASE + shift, BAR2_BASE + shift, BAR4_BASE + shift],
+        }
+    }
+
+    /// This function's bus/device/function number.
+    pub fn bdf(&self) -> u32 {
+        DEVICE_BDF | self.device << 3
+    }
+
     /// Base address currently programmed in `bar`.
     pub fn bar_base(&self, bar: BarId) -> u64 {
         self.bars[bar.slot()]
@@ -126,7 +145,7 @@ impl ConfigSpace {
     /// read 0, as unimplemented registers of a real function do.
     pub fn read32(&self, bdf: u32, offset: u32) -> Result<u32, ConfigError> {
         Self::check(offset)?;
-        if bdf != DEVICE_BDF {
+        if bdf != self.bdf() {
             return Ok(0xFFFF_FFFF);
         }
         Ok(match offset {
@@ -153,7 +172,7 @@ impl ConfigSpace {
     /// back the size mask); everything else is read-only and ignores the write.
     pub fn write32(&mut self, bdf: u32, offset: u32, data: u32) -> Result<(), ConfigError> {
         Self::check(offset)?;
-        if bdf != DEVICE_BDF {
+        if bdf != self.bdf() {
             return Ok(());
         }
         if offset == 0x04 {

@@ -122,6 +122,15 @@ impl BackendError {
         self.cycle.get_or_insert(cycle);
         self
     }
+    /// Names chip `chip` of a system of several (docs/multi-chip.md MC-7) at the head of the
+    /// sentence, once.
+    pub fn on_chip(mut self, chip: u32) -> BackendError {
+        let tag = format!("chip {chip}: ");
+        if !self.message.starts_with(&tag) {
+            self.message.insert_str(0, &tag);
+        }
+        self
+    }
     pub fn in_call(mut self, call: &'static str) -> BackendError {
         self.at.call.get_or_insert(call);
         self

@@ -59,6 +59,9 @@ pub struct Knobs {
     /// the cycles run and the host time spent inside the library (per tile-clock), which
     /// separates bhemu's own cost from the client's when timing through tt-umd.
     pub stats: bool,
+    /// `BHEMU_SYSTEM`: p150 | p300 | galaxy (default p150; docs/multi-chip.md). The raw value,
+    /// parsed by `libttsim_init`, which refuses to start on an unknown name.
+    pub system: Option<String>,
 }
 
 impl Knobs {
@@ -155,6 +158,7 @@ impl Knobs {
             "functional NoC timing",
             &mut problems,
         );
+        k.system = get("BHEMU_SYSTEM").filter(|v| !v.trim().is_empty());
         if let Some(v) = get("BHEMU_GDB").filter(|v| !v.trim().is_empty()) {
             let tiles = match get("BHEMU_GDB_TILES").filter(|t| !t.trim().is_empty()) {
                 Some(t) => bhemu_gdb::parse_tiles("BHEMU_GDB_TILES", &t).map_err(|e| e.0),

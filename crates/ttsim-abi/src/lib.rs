@@ -25,9 +25,11 @@ pub mod dynlib;
 pub mod error;
 pub mod ffi;
 pub mod iatu;
+pub mod installed;
 pub mod knobs;
 pub mod sim_calls;
 pub mod stats;
+pub mod system;
 pub mod tlb;
 pub mod umd_client;
 

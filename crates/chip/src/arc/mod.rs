@@ -24,6 +24,7 @@ pub mod telemetry;
 use bhemu_noc::coord::{NOC_GRID_X, NOC_GRID_Y};
 
 use crate::error::{ChipError, ErrorKind};
+use crate::system::Member;
 
 /// Raw NoC 0 coordinates of the ARC tile; translation leaves them unchanged.
 pub const ARC_NOC0: (u32, u32) = (8, 0);
@@ -65,6 +66,8 @@ pub struct Arc {
     niu_cfg0: [u32; 2],
     csm: Vec<u8>,
     aiclk_mhz: u32,
+    /// Who the chip is in its system (telemetry values).
+    member: Member,
 }
 
 impl Default for Arc {
@@ -84,21 +87,30 @@ fn unmodelled(addr: u64, len: usize, write: bool) -> ChipError {
 }
 
 impl Arc {
-    /// The tile as booted firmware leaves it.
+    /// The tile of a p150 as booted firmware leaves it.
     pub fn new() -> Arc {
+        Self::of(&Member::default())
+    }
+
+    /// The tile of chip `member` of a system as booted firmware leaves it.
+    pub fn of(member: &Member) -> Arc {
         let mut arc = Arc {
             scratch: [0; 8],
             scratch_ram: [0; SCRATCH_RAM_WORDS],
             niu_cfg0: [NIU_CFG_0_TRANSLATE; 2],
             csm: vec![0; CSM_SIZE as usize],
             aiclk_mhz: telemetry::AICLK_BUSY_MHZ,
+            member: member.clone(),
         };
         arc.scratch_ram[2] = BOOT_STATUS_READY;
         arc.scratch_ram[11] = QUEUE_CONTROL_BLOCK as u32;
         arc.scratch_ram[12] = TELEMETRY_VALUES as u32;
         arc.scratch_ram[13] = TELEMETRY_TABLE as u32;
         arc.csm_put(TELEMETRY_TABLE, &telemetry::table_bytes());
-        arc.csm_put(TELEMETRY_VALUES, &telemetry::value_bytes(arc.aiclk_mhz, 0));
+        arc.csm_put(
+            TELEMETRY_VALUES,
+            &telemetry::value_bytes(arc.aiclk_mhz, 0, member),
+        );
         let mut cb = (QUEUE_BASE as u32).to_le_bytes().to_vec();
         cb.extend_from_slice(&queue::control_word().to_le_bytes());
         arc.csm_put(QUEUE_CONTROL_BLOCK, &cb);
@@ -125,7 +137,7 @@ impl Arc {
     pub fn read(&mut self, addr: u64, buf: &mut [u8], now: u64) -> Result<(), ChipError> {
         if let Some(r) = Self::csm_range(addr, buf.len()) {
             // The firmware refreshes its telemetry values continuously.
-            let values = telemetry::value_bytes(self.aiclk_mhz, now);
+            let values = telemetry::value_bytes(self.aiclk_mhz, now, &self.member);
             self.csm_put(TELEMETRY_VALUES, &values);
             buf.copy_from_slice(&self.csm[r]);
             return Ok(());

@@ -11,7 +11,10 @@
 //!
 //! The tags and their meaning are tt-umd's `TelemetryTag` (tt-umd:
 //! device/api/umd/device/types/telemetry.hpp). The values describe an unharvested p150 board
-//! whose Ethernet ports are all disabled (bhemu models no Ethernet tile; see [`ENABLED_ETH`]).
+//! whose Ethernet ports are all disabled (see [`ENABLED_ETH`]); a chip of a p300 or Galaxy
+//! reports its own board, location and channels ([`entries`], docs/multi-chip.md MC-3).
+
+use crate::system::Member;
 
 /// Tag numbers (tt-umd: device/api/umd/device/types/telemetry.hpp).
 pub mod tag {
@@ -47,10 +50,10 @@ pub const BOARD_ID: u64 = (0x40 << 36) | 1;
 pub const AICLK_BUSY_MHZ: u32 = 1350;
 pub const AICLK_IDLE_MHZ: u32 = 800;
 
-/// Enabled Ethernet ports, one bit per port (tt-umd takes the complement as the harvesting
-/// mask). None: tt-umd accepts a full Blackhole with either 2 or all 14 ports harvested, and with
-/// none enabled tt-metal neither loads Ethernet firmware nor waits for Ethernet cores, which bhemu
-/// does not model.
+/// Enabled Ethernet ports of a p150, one bit per port (tt-umd takes the complement as the
+/// harvesting mask). None: tt-umd accepts a full Blackhole with either 2 or all 14 ports harvested, and with
+/// none enabled tt-metal neither loads Ethernet firmware nor waits for Ethernet cores, whose
+/// RISC-V cores bhemu does not run.
 pub const ENABLED_ETH: u32 = 0;
 
 /// GDDR status: 2 bits per channel for training (bits 0–15) and BIST (bits 16–31); `0b01` is
@@ -69,37 +72,42 @@ pub const PCIE_USAGE: u32 = 1;
 pub const HEARTBEAT_CYCLES: u64 = 100_000;
 
 /// The table's entries in order: (tag, value at power-on). Their index is their position.
-pub fn entries(aiclk_mhz: u32) -> [(u16, u32); 18] {
+/// Who the chip is comes from its system [`Member`] (docs/multi-chip.md MC-3): board id,
+/// ASIC location and id, PCIe usage, enabled Ethernet channels (all live); the p150's member
+/// gives the values above.
+pub fn entries(aiclk_mhz: u32, m: &Member) -> [(u16, u32); 18] {
     [
-        (tag::BOARD_ID_HIGH, (BOARD_ID >> 32) as u32),
-        (tag::BOARD_ID_LOW, BOARD_ID as u32),
-        (tag::ASIC_ID, 1),
+        (tag::BOARD_ID_HIGH, (m.board_id >> 32) as u32),
+        (tag::BOARD_ID_LOW, m.board_id as u32),
+        (tag::ASIC_ID, m.chip + 1),
         (tag::HARVESTING_STATE, 0),
         (tag::ASIC_TEMPERATURE, 40 << 16), // 16.16 fixed point, °C
         (tag::BOARD_TEMPERATURE, 35 << 16),
         (tag::AICLK, aiclk_mhz),
         (tag::AXICLK, 900),
         (tag::ARCCLK, 800),
-        (tag::ETH_LIVE_STATUS, 0),
+        (tag::ETH_LIVE_STATUS, m.enabled_eth),
         (tag::GDDR_STATUS, GDDR_STATUS),
         (tag::FLASH_BUNDLE_VERSION, FLASH_BUNDLE_VERSION),
         (tag::TIMER_HEARTBEAT, 0),
-        (tag::ASIC_LOCATION, 0),
-        (tag::PCIE_USAGE, PCIE_USAGE),
-        (tag::ENABLED_ETH, ENABLED_ETH),
+        (tag::ASIC_LOCATION, m.asic_location),
+        (tag::PCIE_USAGE, m.pcie_usage),
+        (tag::ENABLED_ETH, m.enabled_eth),
         (tag::ASIC_ID_HIGH, 0),
-        (tag::ASIC_ID_LOW, 1),
+        (tag::ASIC_ID_LOW, m.chip + 1),
     ]
 }
 
 /// Index of `t` in [`entries`].
 pub fn index_of(t: u16) -> Option<usize> {
-    entries(0).iter().position(|&(tag, _)| tag == t)
+    entries(0, &Member::default())
+        .iter()
+        .position(|&(tag, _)| tag == t)
 }
 
 /// The table's bytes (version, count, tag/index pairs).
 pub fn table_bytes() -> Vec<u8> {
-    let e = entries(0);
+    let e = entries(0, &Member::default());
     let mut out = Vec::with_capacity(8 + 4 * e.len());
     out.extend_from_slice(&TABLE_VERSION.to_le_bytes());
     out.extend_from_slice(&(e.len() as u32).to_le_bytes());
@@ -111,8 +119,8 @@ pub fn table_bytes() -> Vec<u8> {
 }
 
 /// The values' bytes at cycle `now` with AICLK at `aiclk_mhz`.
-pub fn value_bytes(aiclk_mhz: u32, now: u64) -> Vec<u8> {
-    entries(aiclk_mhz)
+pub fn value_bytes(aiclk_mhz: u32, now: u64, m: &Member) -> Vec<u8> {
+    entries(aiclk_mhz, m)
         .iter()
         .flat_map(|&(t, v)| {
             let v = if t == tag::TIMER_HEARTBEAT {

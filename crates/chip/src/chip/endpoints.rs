@@ -61,6 +61,7 @@ pub(super) fn endpoint_read(
         )),
         Endpoint::Pcie => Err((ErrorKind::Unimplemented, pcie_unmodelled(addr))),
         Endpoint::Arc => Err((ErrorKind::Unimplemented, ARC_FROM_NOC.into())),
+        Endpoint::Eth(_) => Err((ErrorKind::Unimplemented, ETH_FROM_NOC.into())),
         Endpoint::None => Err((
             ErrorKind::Unmapped,
             "nothing bhemu models there (Ethernet, L2CPU, or off the grid)".into(),
@@ -92,6 +93,7 @@ pub(super) fn endpoint_write(
             .map_err(|e| (ErrorKind::AccessRule, e.to_string())),
         Endpoint::Pcie => Err((ErrorKind::Unimplemented, pcie_unmodelled(addr))),
         Endpoint::Arc => Err((ErrorKind::Unimplemented, ARC_FROM_NOC.into())),
+        Endpoint::Eth(_) => Err((ErrorKind::Unimplemented, ETH_FROM_NOC.into())),
         Endpoint::None => Err((
             ErrorKind::Unmapped,
             "nothing bhemu models there (Ethernet, L2CPU, or off the grid)".into(),
@@ -103,6 +105,11 @@ pub(super) fn endpoint_write(
 /// sees it, not as a NoC target of kernels.
 pub(super) const ARC_FROM_NOC: &str =
     "bhemu models the ARC tile for host accesses only, not NoC requests from cores";
+
+/// Why a NoC request from a core to an Ethernet tile fails: bhemu models those tiles for the
+/// host and the links only.
+pub(super) const ETH_FROM_NOC: &str =
+    "bhemu models Ethernet tiles for host accesses and links only, not NoC requests from cores";
 
 pub(super) fn pcie_unmodelled(addr: u64) -> String {
     if addr >= NOC_HOST_WINDOW {

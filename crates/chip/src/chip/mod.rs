@@ -30,10 +30,13 @@ use bhemu_noc::{
 use crate::arc::{Arc, ARC_NOC0};
 use crate::dram::Dram;
 use crate::error::{ChipError, ErrorKind};
+use crate::eth::Ethernet;
 use crate::schedule::Schedule;
+use crate::system::Member;
 use crate::tile::{Strictness, Tile};
 
 mod endpoints;
+mod ethernet;
 mod fast_cycle;
 mod quantum;
 mod tick;
@@ -49,6 +52,8 @@ pub struct ChipConfig {
     pub tiles: Vec<NodeId>,
     pub strictness: Strictness,
     pub timing: Timing,
+    /// Who the chip is in its system (default: the p150's one chip; docs/multi-chip.md).
+    pub member: Member,
 }
 
 impl Default for ChipConfig {
@@ -57,6 +62,7 @@ impl Default for ChipConfig {
             tiles: crate::grid::p150_tiles(),
             strictness: Strictness::Strict,
             timing: Timing::Functional,
+            member: Member::default(),
         }
     }
 }
@@ -70,6 +76,8 @@ pub(super) enum Endpoint {
     Pcie,
     /// The ARC tile, reached from the host only ([`crate::arc`]).
     Arc,
+    /// An Ethernet tile (by channel), reached from the host and the links only ([`crate::eth`]).
+    Eth(u8),
 }
 
 pub struct Chip {
@@ -78,6 +86,7 @@ pub struct Chip {
     noc: Noc,
     dram: Dram,
     arc: Arc,
+    eth: Ethernet,
     cycle: u64,
     id: u32,
     schedule: Schedule,
@@ -168,9 +177,10 @@ impl Chip {
             endpoints,
             noc: Noc::new(topo, cfg.timing),
             dram: Dram::new(),
-            arc: Arc::new(),
+            arc: Arc::of(&cfg.member),
+            eth: Ethernet::new(&cfg.member),
             cycle: 0,
-            id: 0,
+            id: cfg.member.chip,
             schedule: Schedule::from_env()?,
             due: vec![0; n_tiles],
             cp_busy: vec![true; n_tiles],
@@ -399,6 +409,10 @@ impl Chip {
                 Endpoint::Arc,
             ));
         }
+        if let Some(c) = self.eth.channel_at(x0, y0) {
+            let (ex, ey) = crate::eth::channel_noc0(c);
+            return Ok((NodeId::new(ex, ey), Endpoint::Eth(c)));
+        }
         if PCIE_RAW_TILES.contains(&(x0, y0)) {
             let id = bhemu_noc::coord::PCIE_TRANSLATED;
             return Ok((id, Endpoint::Pcie));
@@ -456,6 +470,7 @@ impl Chip {
             (Endpoint::Arc, _) => {
                 return self.arc.read(addr, buf, now).map_err(|e| e.at_cycle(now))
             }
+            (Endpoint::Eth(c), _) => self.eth.read(c, addr, buf),
             _ => endpoint_read(&mut self.tiles, &self.dram, ep, addr, buf, now),
         };
         r.map_err(|(kind, m)| host_error(kind, m, id, ep, addr, now))
@@ -491,6 +506,7 @@ impl Chip {
                     .map(|()| HostWrite::Done)
                     .map_err(|e| e.at_cycle(now))
             }
+            (Endpoint::Eth(c), _) => self.eth.write(c, addr, data, now),
             (Endpoint::Tile(_), Some(a)) => {
                 let v = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
                 self.noc
@@ -549,7 +565,7 @@ fn host_error(
     now: u64,
 ) -> ChipError {
     let mut e = ChipError::new(kind, message).at_cycle(now);
-    if let Endpoint::Tile(_) = ep {
+    if let Endpoint::Tile(_) | Endpoint::Eth(_) = ep {
         e.loc.tile = Some((id.x, id.y));
     }
     e.loc.addr = u32::try_from(addr).ok();

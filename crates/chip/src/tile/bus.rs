@@ -273,6 +273,9 @@ impl CoreBus<'_, '_> {
                     super::DebugWrite::SoftReset { old } => {
                         p.soft_reset_old.get_or_insert(old);
                     }
+                    super::DebugWrite::CfgRead { index } => p
+                        .latch_cfg_read(index)
+                        .map_err(|m| (ErrorKind::AccessRule, m))?,
                     super::DebugWrite::Done => {}
                 }
                 Access::Done(())

@@ -16,6 +16,10 @@ pub const NCRISC_RESET_PC: u32 = 0x238;
 pub const NCRISC_RESET_PC_OVERRIDE: u32 = 0x23C;
 pub const TRISC_PC_BUF_OVERRIDE: u32 = 0x90;
 pub const INSTRN_BUF_STATUS: u32 = 0xA8;
+/// `RISCV_DEBUG_REG_CFGREG_RD_CNTL`: writing a Config word index asks for that word...
+pub const CFGREG_RD_CNTL: u32 = 0x58;
+/// ...which `RISCV_DEBUG_REG_CFGREG_RDDATA` then holds (how tt-exalens reads Config).
+pub const CFGREG_RDDATA: u32 = 0x78;
 
 /// SoftReset.md `RISCV_DEBUG_REG_SOFT_RESET_0`: the reset bit of each core.
 pub const fn soft_reset_bit(core: Core) -> u32 {
@@ -38,6 +42,11 @@ pub enum DebugWrite {
     /// `RISCV_DEBUG_REG_SOFT_RESET_0` changed from `old`.
     SoftReset {
         old: u32,
+    },
+    /// `CFGREG_RD_CNTL` was written: latch Config word `index` into `CFGREG_RDDATA`
+    /// ([`DebugRegs::latch_cfg_read`]).
+    CfgRead {
+        index: u32,
     },
 }
 
@@ -134,6 +143,11 @@ impl DebugRegs {
         }
     }
 
+    /// The Config word a `CFGREG_RD_CNTL` write asked for, as `CFGREG_RDDATA` now reads it.
+    pub fn latch_cfg_read(&mut self, word: u32) {
+        self.set(CFGREG_RDDATA, word);
+    }
+
     /// A write at `off` (word aligned).
     pub fn write(&mut self, off: u32, value: u32, now: u64) -> Result<DebugWrite, &'static str> {
         match off {
@@ -143,6 +157,10 @@ impl DebugRegs {
             }
             WALL_CLOCK_L4 | WALL_CLOCK_H => Ok(DebugWrite::Done),
             INSTRN_BUF_STATUS => Err("RISCV_DEBUG_REG_INSTRN_BUF_STATUS is read-only"),
+            CFGREG_RD_CNTL => {
+                self.set(off, value);
+                Ok(DebugWrite::CfgRead { index: value })
+            }
             SOFT_RESET_0 => {
                 let old = self.get(off);
                 // Bits 24 and up have no effect (SoftReset.md).

@@ -162,6 +162,21 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
+    /// `CFGREG_RD_CNTL = index`: Config word `index` as the RISC-V Config window shows it
+    /// (bank 0 first) goes into `CFGREG_RDDATA`.
+    pub(crate) fn latch_cfg_read(&mut self, index: u32) -> Result<(), String> {
+        let word = index
+            .checked_mul(4)
+            .ok_or_else(|| format!("CFGREG_RD_CNTL = {index:#x}: no such Config word"))
+            .and_then(|off| {
+                self.cp
+                    .cfg_window_read(off, 4)
+                    .map_err(|m| format!("CFGREG_RD_CNTL = {index:#x}: {m}"))
+            })?;
+        self.debug.latch_cfg_read(word);
+        Ok(())
+    }
+
     /// Marks woken the parked cores that poll an overlay stream written since the last call
     /// (by a core's store or the coprocessor's `STOREREG`); the tile then brings them to the
     /// cycle as it does for L1 writes (see `park`).
@@ -459,9 +474,13 @@ impl Tile {
             }
             Target::DebugRegs(off) if data.len() == 4 && off % 4 == 0 => {
                 let v = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
-                if let DebugWrite::SoftReset { old } = self.p.debug.write(off, v, now)? {
-                    self.apply_soft_reset(old, [next; 5])
-                        .map_err(|e| e.message)?;
+                match self.p.debug.write(off, v, now)? {
+                    DebugWrite::SoftReset { old } => {
+                        self.apply_soft_reset(old, [next; 5])
+                            .map_err(|e| e.message)?;
+                    }
+                    DebugWrite::CfgRead { index } => self.p.latch_cfg_read(index)?,
+                    DebugWrite::Done => {}
                 }
                 Ok(())
             }

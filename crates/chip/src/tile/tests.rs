@@ -578,3 +578,32 @@ fn ncrisc_tensix_window_access_is_undefined_and_dropped_when_permissive() {
     assert_eq!(t.warnings()[0].loc.core, Some(Core::Ncrisc));
     assert_eq!(t.warnings()[0].loc.pc, Some(0x12010), "the first push");
 }
+
+/// tt-metal's Blackhole `tensix.h` `RISCV_DEBUG_REG_CFGREG_RD_CNTL` / `CFGREG_RDDATA` (how
+/// tt-exalens reads Config): writing a word index latches that Config word (bank 0 first, as
+/// the RISC-V Config window orders them) into RDDATA; a later change of the word does not show
+/// until the next request. An index past Config is a typed error, not a read of zeros.
+#[test]
+fn cfgreg_rd_cntl_latches_the_config_word_into_rddata() {
+    let (mut t, _noc) = tile();
+    let cfg = &mut t.coprocessor_mut().state_mut().cfg;
+    assert!(cfg.write_word_plain(0, 17, 0xCAFE_0017).is_some());
+    assert!(cfg.write_word_plain(0, 60, 0x1234_5678).is_some());
+    assert!(t.write_reg(0xFFB1_2058, 17, 0).is_ok());
+    assert_eq!(t.read_reg(0xFFB1_2078, 0).ok(), Some(0xCAFE_0017));
+    let cfg = &mut t.coprocessor_mut().state_mut().cfg;
+    assert!(cfg.write_word_plain(0, 17, 0).is_some());
+    assert_eq!(
+        t.read_reg(0xFFB1_2078, 0).ok(),
+        Some(0xCAFE_0017),
+        "latched"
+    );
+    assert!(t.write_reg(0xFFB1_2058, 60, 0).is_ok());
+    assert_eq!(t.read_reg(0xFFB1_2078, 0).ok(), Some(0x1234_5678));
+    let e = t.write_reg(0xFFB1_2058, 0x4000_0000, 0).err();
+    assert!(
+        e.as_ref()
+            .is_some_and(|e| e.message.contains("CFGREG_RD_CNTL")),
+        "{e:?}"
+    );
+}

@@ -417,7 +417,9 @@ fn start_streams(ctx: &mut Ctx, which: usize, out_code: u32) -> UnitResult {
         + ch1.get(Coord::Y) * ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_1_Ystride)
         + ch1.get(Coord::Z) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_1_Zstride)
         + ch1.get(Coord::W) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
-    out += yzw & !0xf;
+    // The strides are in bytes, the output address in 16-byte units (the reference simulator
+    // agrees: tt-llk's strided fast untilize, whose channel-1 Y stride is one output row).
+    out += yzw >> 4;
     if ctx.cfg(f::THCON_SEC0_REG1_Add_l1_dest_addr_offset) != 0 {
         ctx.not_modelled("PACR l1_dest_addr_offset (set by TDMA-RISC)")?;
     }

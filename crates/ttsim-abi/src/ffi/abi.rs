@@ -20,7 +20,7 @@ pub(super) struct Abi {
     pub(super) opens: u32,
     pub(super) knobs: Option<Knobs>,
     pub(super) trace: Option<File>,
-    pub(super) dev: Option<Device>,
+    pub(super) dev: Option<System>,
     pub(super) fault: Option<BackendError>,
     pub(super) rd: Option<DmaReadFn>,
     pub(super) wr: Option<DmaWriteFn>,
@@ -179,7 +179,7 @@ impl Abi {
             let (mut hung, mut dropped) = (0usize, 0u32);
             let mut failed = None;
             if let Some(dev) = self.dev.as_mut() {
-                dropped = std::mem::take(&mut dev.clock_remaining);
+                dropped = dev.take_clock();
                 match dev.abandon_host_reads() {
                     Ok(n) => hung = n,
                     Err(e) => failed = Some(e),
@@ -247,7 +247,7 @@ impl Abi {
 
     /// The device, if running and healthy. Otherwise logs why not (once per kind) and returns None.
     #[inline]
-    pub(super) fn healthy(&mut self, call: &'static str) -> Option<&mut Device> {
+    pub(super) fn healthy(&mut self, call: &'static str) -> Option<&mut System> {
         if self.life != Life::Running || self.dev.is_none() {
             self.not_running(call);
             return None;
@@ -275,7 +275,7 @@ impl Abi {
 
     #[inline]
     pub(super) fn flush_warnings(&mut self) {
-        if self.dev.as_ref().is_some_and(|d| !d.warnings.is_empty()) {
+        if self.dev.as_ref().is_some_and(System::has_warnings) {
             self.log_warnings();
         }
     }
@@ -284,7 +284,7 @@ impl Abi {
     #[inline(never)]
     fn log_warnings(&mut self) {
         let w = match self.dev.as_mut() {
-            Some(d) if !d.warnings.is_empty() => std::mem::take(&mut d.warnings),
+            Some(d) if d.has_warnings() => d.take_warnings(),
             _ => return,
         };
         for m in w {
@@ -327,9 +327,9 @@ impl Abi {
     fn host_batch_pending(&mut self, call: &'static str) -> Option<Batch> {
         let (have_rd, have_wr) = (self.rd.is_some(), self.wr.is_some());
         let dev = self.healthy(call)?;
-        let before = dev.clock_remaining;
+        let before = dev.clock_remaining();
         let calls = dev.host_calls(have_rd, have_wr);
-        let more_clock = dev.clock_remaining > 0;
+        let more_clock = dev.clock_remaining() > 0;
         let calls = match calls {
             Ok(c) => c,
             Err(e) => {
@@ -372,8 +372,8 @@ impl Abi {
         }
         let stuck = r.is_ok()
             && !had_calls
-            && dev.clock_remaining == clock_before
-            && dev.clock_remaining > 0;
+            && dev.clock_remaining() == clock_before
+            && dev.clock_remaining() > 0;
         if !self.check(call, r) {
             return None;
         }

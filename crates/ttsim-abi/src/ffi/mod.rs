@@ -27,11 +27,12 @@ use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::backend::{make_backend, BackendConfig, SimBackend};
-use crate::device::{Device, HostCall};
+use crate::backend::{BackendConfig, SimBackend};
+use crate::device::HostCall;
 use crate::error::{BackendError, ErrorKind, Where};
 use crate::knobs::{Knobs, LogLevel};
 use crate::stats::Stats;
+use crate::system::System;
 
 /// `void (*rd)(uint64_t paddr, void *dst, uint32_t size)`; may unwind (C++ exception).
 pub type DmaReadFn = unsafe extern "C-unwind" fn(paddr: u64, dst: *mut c_void, size: u32);
@@ -75,7 +76,19 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
     }
     let restart = abi.life == Life::Running;
     let k = abi.knobs();
+    // BHEMU_SYSTEM, else what `bhemu install-sim --system` recorded beside the library.
+    let named = k.system.clone().or_else(crate::installed::recorded_system);
+    let system = match named.as_deref().map(bhemu_chip::SystemKind::parse) {
+        None => Ok(bhemu_chip::SystemKind::P150),
+        Some(Ok(s)) => Ok(s),
+        Some(Err(e)) => Err(BackendError::new(
+            ErrorKind::Chip,
+            Where::call("init"),
+            format!("BHEMU_SYSTEM: {}", e.message),
+        )),
+    };
     let cfg = BackendConfig {
+        system: *system.as_ref().unwrap_or(&bhemu_chip::SystemKind::P150),
         mmio: k.mmio,
         hang_cycles: k.hang_cycles,
         timeline: k.timeline.clone(),
@@ -93,24 +106,22 @@ fn start(abi: &mut Abi, backend: Option<Box<dyn SimBackend>>) {
         since_call: abi.calls,
         ..Stats::OFF
     };
-    let made = match backend {
-        Some(b) => Ok(b),
-        None => make_backend(&cfg),
-    };
+    let made = system.and_then(|_| System::build(&cfg, backend));
     match made {
-        Ok(b) => {
-            abi.dev = Some(Device::new(&cfg, b));
+        Ok(sys) => {
+            abi.dev = Some(sys);
             abi.life = Life::Running;
             abi.opens = if restart { abi.opens + 1 } else { 1 };
             abi.log(
                 LogLevel::Info,
                 &format!(
-                    "{} (mmio {:?}, log {})",
+                    "{} (system {}, mmio {:?}, log {})",
                     if restart {
                         "restarted the faulted device"
                     } else {
                         "started"
                     },
+                    cfg.system.name(),
                     k.mmio,
                     k.log.name()
                 ),
@@ -311,7 +322,7 @@ unsafe fn read_entry(
     call: &'static str,
     dst: *mut c_void,
     size: u32,
-    op: impl FnOnce(&mut Device, &mut [u8]) -> Result<(), BackendError>,
+    op: impl FnOnce(&mut System, &mut [u8]) -> Result<(), BackendError>,
     args: impl Fn() -> String,
 ) {
     let valid = !dst.is_null() && size > 0;
@@ -355,7 +366,7 @@ unsafe fn write_entry(
     call: &'static str,
     src: *const c_void,
     size: u32,
-    op: impl FnOnce(&mut Device, &[u8]) -> Result<(), BackendError>,
+    op: impl FnOnce(&mut System, &[u8]) -> Result<(), BackendError>,
     args: impl Fn() -> String,
 ) {
     drive(call, |abi| {
@@ -385,10 +396,10 @@ pub extern "C-unwind" fn libttsim_clock(n_clocks: u32) {
     drive("clock", |abi| {
         trace!(abi, ("clock n={n_clocks}"));
         let dev = abi.healthy("clock")?;
-        dev.clock_remaining = n_clocks;
+        dev.set_clock(n_clocks);
         let before = n_clocks;
         let r = dev.clock_step();
-        let stuck = r.is_ok() && n_clocks > 0 && dev.clock_remaining == before;
+        let stuck = r.is_ok() && n_clocks > 0 && dev.clock_remaining() == before;
         if !abi.check("clock", r) {
             return None;
         }
@@ -412,7 +423,13 @@ pub fn is_faulted() -> bool {
     guarded("is_faulted", false, |abi| abi.fault.is_some())
 }
 
-/// Run `f` on the backend of the running device. Returns `None` when not running.
+/// Run `f` on the backend of the running device (chip 0 of a system). Returns `None` when not
+/// running.
+pub fn with_system<R>(f: impl FnOnce(&mut System) -> R) -> Option<R> {
+    guarded("with_system", None, |abi| abi.dev.as_mut().map(f))
+}
+
+/// Run `f` on the backend of chip 0 of the running device. Returns `None` when not running.
 pub fn with_backend<R>(f: impl FnOnce(&mut dyn SimBackend) -> R) -> Option<R> {
     guarded("with_backend", None, |abi| {
         abi.dev.as_mut().map(|d| f(d.backend_mut()))

@@ -341,7 +341,7 @@ fn tile_inputs(
 ) -> Result<Vec<Vec<u8>>, CliError> {
     let mut mine = Vec::new();
     for (i, b) in p.input.iter().enumerate() {
-        let mut data = input_bytes(b, i, in_formats[i], &base)?;
+        let mut data = input_bytes(b, i, in_formats[i], base)?;
         if b.random.is_some() {
             // A different stream per tile, still determined by the seed.
             let seed = b
@@ -383,7 +383,7 @@ fn tile_program(
         let vals = list
             .iter()
             .enumerate()
-            .map(|(k, a)| resolve_arg(a, &format!("{field}[{k}]"), &l, ti, xy))
+            .map(|(k, a)| resolve_arg(a, &format!("{field}[{k}]"), l, ti, xy))
             .collect::<Result<Vec<u32>, _>>()?;
         for &pi in procs {
             tp.args[pi] = vals.clone();

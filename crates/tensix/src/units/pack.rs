@@ -441,6 +441,7 @@ fn start_streams(ctx: &mut Ctx, which: usize, out_code: u32) -> UnitResult {
 /// One datum the packer reads at `Dst` index `idx` (the `i`-th of the instruction): masked by
 /// the edge masks (zero bits, no conversion), or read, converted early (and ReLU), then
 /// late into the output stream. `false` when the instruction stopped at an unmodelled case.
+#[inline(always)] // per datum, in the unit's inner loop
 fn pack_datum(
     ctx: &mut Ctx,
     edges: &EdgeMasks,

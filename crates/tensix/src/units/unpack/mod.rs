@@ -77,6 +77,7 @@ fn widens_to(in_fmt: DataFormat, out_fmt: DataFormat) -> bool {
 
 /// `FormatConversion` of UNPACR_Regular.md for one datum. `Err` carries the reason for the
 /// page's `UndefinedBehaviour()` (or a conversion bhemu does not model).
+#[inline(always)] // per datum: kept in the datum loop, as when it had one caller
 fn convert(
     in_fmt: DataFormat,
     out_fmt: DataFormat,

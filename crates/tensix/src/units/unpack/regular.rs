@@ -417,6 +417,7 @@ fn unpack_datums(ctx: &mut Ctx, u: usize, input: &Input, out: &Output, zero: boo
 
 /// Writes one datum at output address `out_addr`: a SrcB row, a SrcA row (after the column
 /// shift, with transpose, `SrcRow` or the `SetOvrdWithAddr` wrap), or a `Dst` row.
+#[inline(always)] // per datum, in the unit's inner loop
 fn write_datum(ctx: &mut Ctx, u: usize, out: &Output, out_addr: u32, datum: u32) -> Step<()> {
     let row = out_addr / 16;
     let col = (out_addr & 15) as usize;

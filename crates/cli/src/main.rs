@@ -20,8 +20,8 @@ mod demo_ref;
 mod differential;
 mod gdb;
 mod hazard_args;
+mod riscv_disasm;
 mod run_reference;
-mod sfpu_ref;
 mod trace_args;
 
 #[derive(Parser)]
@@ -121,7 +121,7 @@ fn main() -> ExitCode {
         Command::InstallSim(a) => cmd_install_sim::run(a),
         Command::Riscv(a) => cmd_riscv::run(a),
         Command::Disasm(a) => match (a.target.riscv, a.target.tensix) {
-            (Some(path), _) => cmd_riscv::disasm(&path),
+            (Some(path), _) => riscv_disasm::disasm(&path),
             (None, Some(words)) => cmd_tasm::disasm(&a.arch, &words),
             (None, None) => Err(CliError::new(
                 "disasm needs --riscv FILE or --tensix WORD...",

@@ -8,7 +8,7 @@
 //! SrcB and `in1` in SrcA, MVMUL computing `Dst += SrcB x SrcA`, and each fidelity phase adds
 //! the inner-dimension faces 0 then 1, `llk_math_matmul.h`'s MVMUL sequence B0A0, B0A1, B2A0,
 //! B2A1, B1A2, B1A3, B3A2, B3A3), and the packer's own rounding of a `Dst` datum into the
-//! BF16 output ([`pack_to_bf16`]), a separate rule from the Matrix Unit's.
+//! BF16 output ([`pack_to_bf16`], in `bhemu-refmath`), a separate rule from the Matrix Unit's.
 
 use bhemu_refmath::tile;
 use bhemu_refmath::DstKind;
@@ -47,23 +47,7 @@ impl Math {
     }
 }
 
-/// The packer's early conversion of a `Dst` datum (FP32 bits; a BF16 `Dst` datum widened) to
-/// a BF16 output (Packers/FormatConversion.md, restated in `docs/tensix-formats.md`; bhemu's
-/// `formats/round.rs`): round to nearest with ties away from zero (a BF16 `Dst` datum is
-/// already exact), exponent 0 (denormals and minus zero) becomes +0, exponent 255 keeps
-/// only its sign, and a carry into exponent 255 gives exponent 255 with mantissa 0.
-pub fn pack_to_bf16(x: u32) -> u16 {
-    if x & 0x7F80_0000 == 0 {
-        return 0;
-    }
-    let sign = (x >> 16) as u16 & 0x8000;
-    let mag = (x & 0x7FFF_FFFF) + 0x8000; // ties away from zero on the magnitude
-    if mag >= 0x7F80_0000 {
-        sign | 0x7F80
-    } else {
-        sign | (mag >> 16) as u16
-    }
-}
+pub use bhemu_refmath::pack::pack_to_bf16;
 
 /// ELWADD / ELWSUB of BF16 `a` (SrcA) and `b` (SrcB), `Dst` overwritten: the `Dst` datum as
 /// FP32 bits.
@@ -118,15 +102,6 @@ mod tests {
     #[test]
     fn hifi4_mul_of_short_mantissas_is_exact() {
         assert_eq!(elw_mul(HIFI4, 0x3FC0, 0x3FA0), 0x3FF0_0000);
-    }
-
-    /// The packer rounds FP32 ties away from zero and turns minus zero into plus zero.
-    #[test]
-    fn pack_to_bf16_rounds_ties_away_and_drops_minus_zero() {
-        assert_eq!(pack_to_bf16(0x3F80_8000), 0x3F81);
-        assert_eq!(pack_to_bf16(0xBF80_8000), 0xBF81);
-        assert_eq!(pack_to_bf16(0x3F80_7FFF), 0x3F80);
-        assert_eq!(pack_to_bf16(0x8000_0000), 0);
     }
 
     /// LoFi keeps SrcA's top 4 mantissa bits: (1 + 127/128) * 1 gives 1 + 120/128

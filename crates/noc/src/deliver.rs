@@ -15,202 +15,180 @@ impl Noc {
     ) -> Result<(), NocError> {
         let origin = self.slot(req.origin)?;
         let noc = req.noc;
-        let id = req.transaction_id();
-        let np = req.non_posted();
         if self.log.is_some() {
             self.record(req, now, origin);
         }
         self.niu_mut(origin, noc).accepted(req.cmd_buf);
-        let node_slot = |me: &Self, hi: u32| me.slot(NodeId::from_xy_field(hi));
         match req.kind()? {
-            RequestKind::Read => {
-                let dest = NodeId::from_xy_field(req.targ_hi);
-                let target = self.topo.reach(dest)?;
-                let ret = node_slot(self, req.ret_hi)?;
-                let len = req.length();
-                for p in 0..req.packets() {
-                    let off = p * regs::NOC_MAX_BURST_SIZE;
-                    let n = (len - off.min(len)).min(regs::NOC_MAX_BURST_SIZE);
-                    let niu = self.niu_mut(origin, noc);
-                    niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
-                    niu.bump(c::NIU_MST_RD_REQ_STARTED, 1);
-                    niu.bump(c::NIU_MST_RD_REQ_SENT, 1);
-                    let Some(target) = target else {
-                        niu.lose(dest, Awaited::ReadResponse, 1);
-                        continue;
-                    };
-                    let due = now + self.latency(noc, origin, target);
-                    self.schedule(
-                        due,
-                        Event::ReadArrive {
-                            req: *req,
-                            target,
-                            addr: req.targ_addr.wrapping_add(off),
-                            len: n,
-                            ret,
-                            ret_addr: req.ret_addr.wrapping_add(off),
-                        },
-                    );
-                }
-                Ok(())
-            }
-            RequestKind::Atomic => {
-                let op = AtomicOp::decode(req.len_be as u32, req.at_data)?;
-                let niu = self.niu_mut(origin, noc);
-                niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
-                if np {
-                    niu.bump(c::NIU_MST_NONPOSTED_ATOMIC_STARTED, 1);
-                    niu.bump(c::NIU_MST_NONPOSTED_ATOMIC_SENT, 1);
-                } else {
-                    niu.bump(c::NIU_MST_POSTED_ATOMIC_SENT, 1);
-                }
-                let dest = NodeId::from_xy_field(req.targ_hi);
-                let receivers = if req.broadcast() {
-                    self.broadcast_receivers(req, req.targ_hi)?
-                } else {
-                    self.topo.reach(dest)?.into_iter().collect()
-                };
-                let ret = if np {
-                    Some(node_slot(self, req.ret_hi)?)
-                } else {
-                    None
-                };
-                if np && !req.broadcast() && receivers.is_empty() {
-                    self.niu_mut(origin, noc)
-                        .lose(dest, Awaited::AtomicResponse, 1);
-                }
-                for receiver in receivers {
-                    let due = now + self.latency(noc, origin, receiver);
-                    self.schedule(
-                        due,
-                        Event::AtomicArrive {
-                            req: *req,
-                            receiver,
-                            op,
-                            ret,
-                        },
-                    );
-                }
-                Ok(())
-            }
+            RequestKind::Read => self.accept_read(req, now, origin),
+            RequestKind::Atomic => self.accept_atomic(req, now, origin),
             RequestKind::Write {
                 inline,
                 byte_enable,
-            } => {
-                let dest_hi = if inline { req.targ_hi } else { req.ret_hi };
-                let dest = NodeId::from_xy_field(dest_hi);
-                let receivers = if req.broadcast() {
-                    self.broadcast_receivers(req, dest_hi)?
-                } else {
-                    self.topo.reach(dest)?.into_iter().collect()
-                };
-                // A unicast to a disabled tile: its acknowledgements never come (unanswered.rs).
-                let lost = np && !req.broadcast() && receivers.is_empty();
-                // Acknowledgements: inline writes ack the initiator; others ack TARG_ADDR_HI.
-                let ack = match (np, inline) {
-                    (false, _) => None,
-                    (true, true) => Some(origin),
-                    (true, false) => Some(node_slot(self, req.targ_hi)?),
-                };
-                let (started, sent, words) = if np {
-                    (
-                        c::NIU_MST_NONPOSTED_WR_REQ_STARTED,
-                        c::NIU_MST_NONPOSTED_WR_REQ_SENT,
-                        c::NIU_MST_NONPOSTED_WR_DATA_WORD_SENT,
-                    )
-                } else {
-                    (
-                        c::NIU_MST_POSTED_WR_REQ_STARTED,
-                        c::NIU_MST_POSTED_WR_REQ_SENT,
-                        c::NIU_MST_POSTED_WR_DATA_WORD_SENT,
-                    )
-                };
-                let mut packets: Vec<WritePacket> = Vec::new();
-                if inline {
-                    // MemoryMap.md NOC_AT_LEN_BE: an inline write is a 32-bit store of
-                    // NOC_AT_DATA (to MMIO; to L1 it is unsafe on hardware and modelled the same).
-                    let data: Arc<[u8]> = Arc::from(req.at_data.to_le_bytes());
-                    packets.push((req.targ_addr & !3, Ok(data), None, 1));
-                } else if byte_enable {
-                    let ret_lo = req.ret_addr & 0xFFFF_FFFF;
-                    if ret_lo >= regs::NOC_REG_SPACE_START_ADDR {
-                        // MemoryMap.md: to an MMIO address, a 32-bit store; the mask is ignored.
-                        let mut b = [0u8; 4];
-                        let r = ep
-                            .read(req.origin, req.targ_addr, &mut b)
-                            .map(|_| Arc::from(b));
-                        packets.push((req.ret_addr, r, None, 1));
-                    } else {
-                        // MemoryMap.md: up to 64 bytes from TARG & ~0xf to RET & ~0xf, masked.
-                        let mut b = [0u8; 64];
-                        let mask = req.len_be;
-                        let r = if mask == 0 {
-                            Ok(Arc::from(b))
-                        } else {
-                            let first = mask.trailing_zeros() as usize;
-                            let last = 63 - mask.leading_zeros() as usize;
-                            ep.read(
-                                req.origin,
-                                (req.targ_addr & !0xF) + first as u64,
-                                &mut b[first..=last],
-                            )
-                            .map(|_| Arc::from(b))
-                        };
-                        packets.push((req.ret_addr & !0xF, r, Some(mask), 1));
-                    }
-                } else {
-                    let len = req.length();
-                    for p in 0..req.packets() {
-                        let off = p * regs::NOC_MAX_BURST_SIZE;
-                        let n = (len - off.min(len)).min(regs::NOC_MAX_BURST_SIZE);
-                        let mut b = vec![0u8; n as usize];
-                        let r = ep
-                            .read(req.origin, req.targ_addr.wrapping_add(off), &mut b)
-                            .map(|_| Arc::from(b));
-                        packets.push((req.ret_addr.wrapping_add(off), r, None, flits(n)));
-                    }
-                }
-                let mut first_err = None;
-                for (addr, data, mask, nflits) in packets {
-                    let niu = self.niu_mut(origin, noc);
-                    niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
-                    niu.bump(started, 1);
-                    niu.bump(sent, 1);
-                    if !inline {
-                        niu.bump(words, nflits);
-                        niu.retire_outgoing(id);
-                    }
-                    if lost {
-                        niu.lose(dest, Awaited::WriteAck, 1);
-                    }
-                    let data = match data {
-                        Ok(d) => Some(d),
-                        Err(e) => {
-                            first_err.get_or_insert(e);
-                            None
-                        }
-                    };
-                    for &receiver in &receivers {
-                        let due = now + self.latency(noc, origin, receiver);
-                        self.schedule(
-                            due,
-                            Event::WriteArrive {
-                                req: *req,
-                                receiver,
-                                addr,
-                                data: data.clone(),
-                                mask,
-                                flits: nflits,
-                                ack,
-                            },
-                        );
-                    }
-                }
-                match first_err {
-                    Some(e) => Err(e),
-                    None => Ok(()),
-                }
+            } => self.accept_write(req, now, ep, origin, (inline, byte_enable)),
+        }
+    }
+
+    /// A read: one request per packet of at most `NOC_MAX_BURST_SIZE` bytes, each arriving
+    /// at the target after the path's latency.
+    fn accept_read(&mut self, req: &Request, now: u64, origin: usize) -> Result<(), NocError> {
+        let noc = req.noc;
+        let dest = NodeId::from_xy_field(req.targ_hi);
+        let target = self.topo.reach(dest)?;
+        let ret = self.slot(NodeId::from_xy_field(req.ret_hi))?;
+        let len = req.length();
+        for p in 0..req.packets() {
+            let off = p * regs::NOC_MAX_BURST_SIZE;
+            let n = (len - off.min(len)).min(regs::NOC_MAX_BURST_SIZE);
+            let niu = self.niu_mut(origin, noc);
+            niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
+            niu.bump(c::NIU_MST_RD_REQ_STARTED, 1);
+            niu.bump(c::NIU_MST_RD_REQ_SENT, 1);
+            let Some(target) = target else {
+                niu.lose(dest, Awaited::ReadResponse, 1);
+                continue;
+            };
+            let due = now + self.latency(noc, origin, target);
+            self.schedule(
+                due,
+                Event::ReadArrive {
+                    req: *req,
+                    target,
+                    addr: req.targ_addr.wrapping_add(off),
+                    len: n,
+                    ret,
+                    ret_addr: req.ret_addr.wrapping_add(off),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// An atomic: to one receiver or every receiver of a broadcast; a non-posted one gets its
+    /// response back (or waits forever for a disabled tile's).
+    fn accept_atomic(&mut self, req: &Request, now: u64, origin: usize) -> Result<(), NocError> {
+        let noc = req.noc;
+        let np = req.non_posted();
+        let op = AtomicOp::decode(req.len_be as u32, req.at_data)?;
+        let niu = self.niu_mut(origin, noc);
+        niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
+        if np {
+            niu.bump(c::NIU_MST_NONPOSTED_ATOMIC_STARTED, 1);
+            niu.bump(c::NIU_MST_NONPOSTED_ATOMIC_SENT, 1);
+        } else {
+            niu.bump(c::NIU_MST_POSTED_ATOMIC_SENT, 1);
+        }
+        let dest = NodeId::from_xy_field(req.targ_hi);
+        let receivers = if req.broadcast() {
+            self.broadcast_receivers(req, req.targ_hi)?
+        } else {
+            self.topo.reach(dest)?.into_iter().collect()
+        };
+        let ret = if np {
+            Some(self.slot(NodeId::from_xy_field(req.ret_hi))?)
+        } else {
+            None
+        };
+        if np && !req.broadcast() && receivers.is_empty() {
+            self.niu_mut(origin, noc)
+                .lose(dest, Awaited::AtomicResponse, 1);
+        }
+        for receiver in receivers {
+            let due = now + self.latency(noc, origin, receiver);
+            self.schedule(
+                due,
+                Event::AtomicArrive {
+                    req: *req,
+                    receiver,
+                    op,
+                    ret,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// A write (inline, byte-enable or a block in packets): the initiator's counters per packet,
+    /// and each packet scheduled at every receiver with the acknowledgement it asks for.
+    fn accept_write<E: NocEndpoints + ?Sized>(
+        &mut self,
+        req: &Request,
+        now: u64,
+        ep: &mut E,
+        origin: usize,
+        (inline, byte_enable): (bool, bool),
+    ) -> Result<(), NocError> {
+        let noc = req.noc;
+        let id = req.transaction_id();
+        let np = req.non_posted();
+        let dest_hi = if inline { req.targ_hi } else { req.ret_hi };
+        let dest = NodeId::from_xy_field(dest_hi);
+        let receivers = if req.broadcast() {
+            self.broadcast_receivers(req, dest_hi)?
+        } else {
+            self.topo.reach(dest)?.into_iter().collect()
+        };
+        // A unicast to a disabled tile: its acknowledgements never come (unanswered.rs).
+        let lost = np && !req.broadcast() && receivers.is_empty();
+        // Acknowledgements: inline writes ack the initiator; others ack TARG_ADDR_HI.
+        let ack = match (np, inline) {
+            (false, _) => None,
+            (true, true) => Some(origin),
+            (true, false) => Some(self.slot(NodeId::from_xy_field(req.targ_hi))?),
+        };
+        let (started, sent, words) = if np {
+            (
+                c::NIU_MST_NONPOSTED_WR_REQ_STARTED,
+                c::NIU_MST_NONPOSTED_WR_REQ_SENT,
+                c::NIU_MST_NONPOSTED_WR_DATA_WORD_SENT,
+            )
+        } else {
+            (
+                c::NIU_MST_POSTED_WR_REQ_STARTED,
+                c::NIU_MST_POSTED_WR_REQ_SENT,
+                c::NIU_MST_POSTED_WR_DATA_WORD_SENT,
+            )
+        };
+        let packets = write_packets(req, inline, byte_enable, ep);
+        let mut first_err = None;
+        for (addr, data, mask, nflits) in packets {
+            let niu = self.niu_mut(origin, noc);
+            niu.bump(c::NIU_MST_CMD_ACCEPTED, 1);
+            niu.bump(started, 1);
+            niu.bump(sent, 1);
+            if !inline {
+                niu.bump(words, nflits);
+                niu.retire_outgoing(id);
             }
+            if lost {
+                niu.lose(dest, Awaited::WriteAck, 1);
+            }
+            let data = match data {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                    None
+                }
+            };
+            for &receiver in &receivers {
+                let due = now + self.latency(noc, origin, receiver);
+                self.schedule(
+                    due,
+                    Event::WriteArrive {
+                        req: *req,
+                        receiver,
+                        addr,
+                        data: data.clone(),
+                        mask,
+                        flits: nflits,
+                        ack,
+                    },
+                );
+            }
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 
@@ -399,4 +377,61 @@ fn write_masked<E: NocEndpoints + ?Sized>(
         ep.write(node, base + start as u64, &data[start..i])?;
     }
     Ok(())
+}
+
+/// The packets of a write, with the data read from the initiator's memory when the request
+/// is accepted (or the read's fault): an inline write's 32-bit store, a byte-enable write's
+/// masked 64 bytes (or a 32-bit store to MMIO), or a block cut at `NOC_MAX_BURST_SIZE`.
+fn write_packets<E: NocEndpoints + ?Sized>(
+    req: &Request,
+    inline: bool,
+    byte_enable: bool,
+    ep: &mut E,
+) -> Vec<WritePacket> {
+    let mut packets: Vec<WritePacket> = Vec::new();
+    if inline {
+        // MemoryMap.md NOC_AT_LEN_BE: an inline write is a 32-bit store of
+        // NOC_AT_DATA (to MMIO; to L1 it is unsafe on hardware and modelled the same).
+        let data: Arc<[u8]> = Arc::from(req.at_data.to_le_bytes());
+        packets.push((req.targ_addr & !3, Ok(data), None, 1));
+    } else if byte_enable {
+        let ret_lo = req.ret_addr & 0xFFFF_FFFF;
+        if ret_lo >= regs::NOC_REG_SPACE_START_ADDR {
+            // MemoryMap.md: to an MMIO address, a 32-bit store; the mask is ignored.
+            let mut b = [0u8; 4];
+            let r = ep
+                .read(req.origin, req.targ_addr, &mut b)
+                .map(|_| Arc::from(b));
+            packets.push((req.ret_addr, r, None, 1));
+        } else {
+            // MemoryMap.md: up to 64 bytes from TARG & ~0xf to RET & ~0xf, masked.
+            let mut b = [0u8; 64];
+            let mask = req.len_be;
+            let r = if mask == 0 {
+                Ok(Arc::from(b))
+            } else {
+                let first = mask.trailing_zeros() as usize;
+                let last = 63 - mask.leading_zeros() as usize;
+                ep.read(
+                    req.origin,
+                    (req.targ_addr & !0xF) + first as u64,
+                    &mut b[first..=last],
+                )
+                .map(|_| Arc::from(b))
+            };
+            packets.push((req.ret_addr & !0xF, r, Some(mask), 1));
+        }
+    } else {
+        let len = req.length();
+        for p in 0..req.packets() {
+            let off = p * regs::NOC_MAX_BURST_SIZE;
+            let n = (len - off.min(len)).min(regs::NOC_MAX_BURST_SIZE);
+            let mut b = vec![0u8; n as usize];
+            let r = ep
+                .read(req.origin, req.targ_addr.wrapping_add(off), &mut b)
+                .map(|_| Arc::from(b));
+            packets.push((req.ret_addr.wrapping_add(off), r, None, flits(n)));
+        }
+    }
+    packets
 }

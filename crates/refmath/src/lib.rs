@@ -16,10 +16,14 @@
 //! - [`accumulator`]: A1–A6, one function ([`accumulate`]).
 //! - [`ops`]: the instructions' datum (ELWADD/ELWSUB, ELWMUL = T3, one MVMUL output = T4).
 //! - [`tile`]: what tt-llk's kernels do to 32x32 BF16 tiles.
+//! - [`pack`]: the packer's conversion of a `Dst` datum into a BF16 output.
+//! - [`sfpu`]: the SFPU example kernels' results, from the Vector Unit instruction pages.
 
 pub mod accumulator;
 pub mod operand;
 pub mod ops;
+pub mod pack;
+pub mod sfpu;
 pub mod term;
 pub mod tile;
 

@@ -4,7 +4,7 @@
 //! BlackholeA0/TensixTile/TensixCoprocessor/SFPLOAD.md, SFPSTORE.md).
 #![allow(clippy::needless_range_loop)] // lane loops index several arrays at once
 mod sfpu_common;
-use bhemu_tensix::sfpu::{Issued, VectorUnit};
+use bhemu_tensix::sfpu::{Insn, Issued, VectorUnit};
 use bhemu_tensix::state::{cfg_fields as f, CfgField, TensixState};
 use sfpu_common::*;
 
@@ -16,7 +16,8 @@ fn sec(field: CfgField, index: u32) -> CfgField {
 }
 
 fn issue(vu: &mut VectorUnit, st: &mut TensixState, thread: usize, word: u32) {
-    match vu.cycle_on_state(Some((thread, word)), st) {
+    let insn = Insn::decode(word).unwrap_or_else(|| panic!("{word:#010x}: not an SFPU word"));
+    match vu.cycle_on_state(Some((thread, insn)), st) {
         Ok(Issued::Executed) => {}
         other => panic!("{word:#010x}: {other:?}"),
     }

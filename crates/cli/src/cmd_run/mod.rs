@@ -35,7 +35,7 @@
 //! pages = 4
 //! page_size = 2048
 //! reference = "copy(in)"           # copy | relu (x) ; add | sub | mul | matmul (a, b) ; or file = ".."
-//!                                   # the SFPU examples' ops: crate::sfpu_ref::OPS (x)
+//!                                   # the SFPU examples' ops: bhemu_refmath::sfpu::OPS (x)
 //! ```
 //! Arg strings: `dram_x`, `dram_y` (DRAM bank 0's NoC coordinates), a buffer name (its address on
 //! this tile), `NAME.pages`, `NAME.page_size`, `tile_index`, `tile_x`, `tile_y`.

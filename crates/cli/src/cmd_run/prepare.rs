@@ -128,6 +128,63 @@ fn load_kernel(
 
 /// Parses, loads and lays out the program of `a`; runs nothing.
 pub(super) fn prepare(a: &RunArgs) -> Result<Prepared, CliError> {
+    let (p, base) = read_program(a)?;
+    let (kernels, names) = load_kernels(&p)?;
+    let cbs = place_cbs(&p)?;
+    let l = layout(&p)?;
+    let math = p.math.parse()?;
+    let in_formats: Vec<Format> = p
+        .input
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Format::parse(&b.format, &format!("input[{i}].format")))
+        .collect::<Result<_, _>>()?;
+    let out_formats: Vec<Format> = p
+        .output
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Format::parse(&b.format, &format!("output[{i}].format")))
+        .collect::<Result<_, _>>()?;
+    let formats = (&in_formats[..], &out_formats[..]);
+    let refs = (0..p.output.len())
+        .map(|i| output_reference(&p, i, formats, &math))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Tiles (in the chip's order: row by row, y then x), firmware, per-tile programs and inputs.
+    let mut tiles =
+        grid::parse_tiles(&p.tiles).map_err(|e| CliError::new(format!("tiles: {e}")))?;
+    tiles.sort_by_key(|n| (n.y, n.x));
+    let fw = Firmware::load(&p.firmware).map_err(|e| {
+        CliError::new(format!(
+            "firmware: {e} (run scripts/fetch-ttnn.sh to fetch the ttnn 0.81.1 firmware)"
+        ))
+    })?;
+    let coords: Vec<(u8, u8)> = tiles.iter().map(|n| (n.x, n.y)).collect();
+    let mut programs = Vec::new();
+    let mut inputs: Vec<Vec<Vec<u8>>> = Vec::new();
+    for (ti, &xy) in coords.iter().enumerate() {
+        inputs.push(tile_inputs(a, &p, &in_formats, &base, ti)?);
+        programs.push(tile_program(&p, &l, &kernels, &cbs, ti, xy)?);
+    }
+    Ok(Prepared {
+        p,
+        names,
+        base,
+        l,
+        math,
+        in_formats,
+        out_formats,
+        refs,
+        tiles,
+        fw,
+        coords,
+        programs,
+        inputs,
+    })
+}
+
+/// The program description of `a`, with the command line's overrides (kit, firmware, tiles),
+/// and its directory.
+fn read_program(a: &RunArgs) -> Result<(Program, PathBuf), CliError> {
     let text = std::fs::read_to_string(&a.program)
         .map_err(|e| CliError::new(format!("{}: {e}", a.program.display())))?;
     let p: Program = toml::from_str(&text).map_err(|e| {
@@ -152,7 +209,12 @@ pub(super) fn prepare(a: &RunArgs) -> Result<Prepared, CliError> {
         p.tiles = t.clone();
     }
 
-    // Kernels.
+    Ok((p, base))
+}
+
+/// The kernels the description names, loaded from the kit (the compute kernel once per
+/// TRISC), and their names for the report.
+fn load_kernels(p: &Program) -> Result<(Vec<Arc<KernelImage>>, Vec<String>), CliError> {
     let mut kernels: Vec<Arc<KernelImage>> = Vec::new();
     let mut names = Vec::new();
     if let Some(n) = &p.kernels.brisc {
@@ -175,7 +237,11 @@ pub(super) fn prepare(a: &RunArgs) -> Result<Prepared, CliError> {
         ));
     }
 
-    // CBs, in L1 from DATA_BASE on.
+    Ok((kernels, names))
+}
+
+/// The circular buffers, placed in L1 one after the other from `DATA_BASE` (64-byte aligned).
+fn place_cbs(p: &Program) -> Result<Vec<LocalCb>, CliError> {
     let mut cbs = Vec::new();
     let mut addr = DATA_BASE;
     for (i, c) in p.cb.iter().enumerate() {
@@ -189,154 +255,141 @@ pub(super) fn prepare(a: &RunArgs) -> Result<Prepared, CliError> {
         addr = addr.saturating_add(cb.size()).next_multiple_of(64);
         cbs.push(cb);
     }
-    let l = layout(&p)?;
-    let math = p.math.parse()?;
-    let in_formats: Vec<Format> = p
-        .input
-        .iter()
-        .enumerate()
-        .map(|(i, b)| Format::parse(&b.format, &format!("input[{i}].format")))
-        .collect::<Result<_, _>>()?;
-    let out_formats: Vec<Format> = p
-        .output
-        .iter()
-        .enumerate()
-        .map(|(i, b)| Format::parse(&b.format, &format!("output[{i}].format")))
-        .collect::<Result<_, _>>()?;
-    let mut refs = Vec::new();
-    for (i, o) in p.output.iter().enumerate() {
-        let field = format!("output[{i}].reference");
-        let r = match (&o.reference, &o.file) {
-            (Some(r), None) => {
-                let r = parse_reference(r, &field)?;
-                let bfp_operand = r.operands.iter().any(|op| {
-                    p.input
-                        .iter()
-                        .position(|b| &b.name == op)
-                        .is_some_and(|j| in_formats[j].is_bfp())
-                });
-                if out_formats[i].is_bfp() || bfp_operand {
-                    return Err(CliError::new(format!(
-                        "{field}: references are not computed for block-float formats \
+    Ok(cbs)
+}
+
+/// Output `i`'s reference, checked against the inputs it names: no block-float operands or
+/// output, whole matmul blocks, element counts that match.
+fn output_reference(
+    p: &Program,
+    i: usize,
+    (in_formats, out_formats): (&[Format], &[Format]),
+    math: &Math,
+) -> Result<Option<Reference>, CliError> {
+    let o = &p.output[i];
+    let field = format!("output[{i}].reference");
+    let r = match (&o.reference, &o.file) {
+        (Some(r), None) => {
+            let r = parse_reference(r, &field)?;
+            let bfp_operand = r.operands.iter().any(|op| {
+                p.input
+                    .iter()
+                    .position(|b| &b.name == op)
+                    .is_some_and(|j| in_formats[j].is_bfp())
+            });
+            if out_formats[i].is_bfp() || bfp_operand {
+                return Err(CliError::new(format!(
+                    "{field}: references are not computed for block-float formats \
                          (compare with --reference instead)"
-                    )));
-                }
-                let elems =
-                    u64::from(o.pages) * u64::from(o.page_size) / out_formats[i].bytes() as u64;
-                let [mt, kt, nt] = math.mkn.map(|d| d as u64);
-                if r.op == "matmul" && !elems.is_multiple_of(1024 * mt * nt) {
-                    return Err(CliError::new(format!(
+                )));
+            }
+            let elems = u64::from(o.pages) * u64::from(o.page_size) / out_formats[i].bytes() as u64;
+            let [mt, kt, nt] = math.mkn.map(|d| d as u64);
+            if r.op == "matmul" && !elems.is_multiple_of(1024 * mt * nt) {
+                return Err(CliError::new(format!(
                         "{field}: matmul needs whole {mt}x{nt}-tile blocks of 32x32 tiles; the output has {elems} elements"
                     )));
-                }
-                let blocks = elems / (1024 * mt * nt);
-                for (k, op) in r.operands.iter().enumerate() {
-                    let j =
-                        p.input.iter().position(|b| &b.name == op).ok_or_else(|| {
-                            CliError::new(format!("{field}: no input named '{op}'"))
-                        })?;
-                    let want = u64::from(p.input[j].pages) * u64::from(p.input[j].page_size)
-                        / in_formats[j].bytes() as u64;
-                    let have = match (r.op.as_str(), k) {
-                        ("matmul", 0) => blocks * mt * kt * 1024,
-                        ("matmul", _) => blocks * kt * nt * 1024,
-                        _ => elems,
-                    };
-                    if r.op == "matmul"
-                        && math.mkn != [1, 1, 1]
-                        && (in_formats[j] != Format::Bf16 || out_formats[i] != Format::Bf16)
-                    {
-                        return Err(CliError::new(format!(
+            }
+            let blocks = elems / (1024 * mt * nt);
+            for (k, op) in r.operands.iter().enumerate() {
+                let j = p
+                    .input
+                    .iter()
+                    .position(|b| &b.name == op)
+                    .ok_or_else(|| CliError::new(format!("{field}: no input named '{op}'")))?;
+                let want = u64::from(p.input[j].pages) * u64::from(p.input[j].page_size)
+                    / in_formats[j].bytes() as u64;
+                let have = match (r.op.as_str(), k) {
+                    ("matmul", 0) => blocks * mt * kt * 1024,
+                    ("matmul", _) => blocks * kt * nt * 1024,
+                    _ => elems,
+                };
+                if r.op == "matmul"
+                    && math.mkn != [1, 1, 1]
+                    && (in_formats[j] != Format::Bf16 || out_formats[i] != Format::Bf16)
+                {
+                    return Err(CliError::new(format!(
                             "{field}: math.matmul_tiles other than [1, 1, 1] needs bf16 inputs and output"
                         )));
-                    }
-                    if want != have {
-                        return Err(CliError::new(format!(
+                }
+                if want != have {
+                    return Err(CliError::new(format!(
                             "{field}: input '{op}' has {want} elements, {have} expected from the output"
                         )));
-                    }
                 }
-                Some(r)
             }
-            (None, Some(_)) | (None, None) => None,
-            (Some(_), Some(_)) => {
-                return Err(CliError::new(format!(
-                    "output[{i}]: give reference or file, not both"
-                )))
-            }
-        };
-        refs.push(r);
-    }
+            Some(r)
+        }
+        (None, Some(_)) | (None, None) => None,
+        (Some(_), Some(_)) => {
+            return Err(CliError::new(format!(
+                "output[{i}]: give reference or file, not both"
+            )))
+        }
+    };
+    Ok(r)
+}
 
-    // Tiles (in the chip's order: row by row, y then x), firmware, per-tile programs and inputs.
-    let mut tiles =
-        grid::parse_tiles(&p.tiles).map_err(|e| CliError::new(format!("tiles: {e}")))?;
-    tiles.sort_by_key(|n| (n.y, n.x));
-    let fw = Firmware::load(&p.firmware).map_err(|e| {
-        CliError::new(format!(
-            "firmware: {e} (run scripts/fetch-ttnn.sh to fetch the ttnn 0.81.1 firmware)"
-        ))
-    })?;
-    let coords: Vec<(u8, u8)> = tiles.iter().map(|n| (n.x, n.y)).collect();
-    let mut programs = Vec::new();
-    let mut inputs: Vec<Vec<Vec<u8>>> = Vec::new();
-    for (ti, &xy) in coords.iter().enumerate() {
-        let mut mine = Vec::new();
-        for (i, b) in p.input.iter().enumerate() {
-            let mut data = input_bytes(b, i, in_formats[i], &base)?;
-            if b.random.is_some() {
-                // A different stream per tile, still determined by the seed.
-                let seed = b
-                    .random
-                    .unwrap_or(0)
-                    .wrapping_add(a.seed.wrapping_mul(104_729))
-                    .wrapping_add(ti as u32 * 7919);
-                // `random_bits`: the base exponents are shared by the inputs of a tile.
-                let shared = a.seed.wrapping_mul(104_729).wrapping_add(ti as u32 * 7919);
-                let bits = b.random_bits.then_some(shared);
-                data = random_data(in_formats[i], seed, data.len(), bits);
-            }
-            mine.push(data);
+/// Tile `ti`'s input bytes: each input's file or fill, or a random stream of its own
+/// (determined by the seed and the tile).
+fn tile_inputs(
+    a: &RunArgs,
+    p: &Program,
+    in_formats: &[Format],
+    base: &Path,
+    ti: usize,
+) -> Result<Vec<Vec<u8>>, CliError> {
+    let mut mine = Vec::new();
+    for (i, b) in p.input.iter().enumerate() {
+        let mut data = input_bytes(b, i, in_formats[i], base)?;
+        if b.random.is_some() {
+            // A different stream per tile, still determined by the seed.
+            let seed = b
+                .random
+                .unwrap_or(0)
+                .wrapping_add(a.seed.wrapping_mul(104_729))
+                .wrapping_add(ti as u32 * 7919);
+            // `random_bits`: the base exponents are shared by the inputs of a tile.
+            let shared = a.seed.wrapping_mul(104_729).wrapping_add(ti as u32 * 7919);
+            let bits = b.random_bits.then_some(shared);
+            data = random_data(in_formats[i], seed, data.len(), bits);
         }
-        inputs.push(mine);
-        let mut tp = TileProgram {
-            x: xy.0,
-            y: xy.1,
-            kernels: kernels.clone(),
-            cbs: cbs.clone(),
-            ..TileProgram::default()
-        };
-        for (procs, list, field) in [
-            (&[0usize][..], &p.args.brisc, "args.brisc"),
-            (&[1usize][..], &p.args.ncrisc, "args.ncrisc"),
-            (&[2usize, 3, 4][..], &p.args.compute, "args.compute"),
-        ] {
-            let vals = list
-                .iter()
-                .enumerate()
-                .map(|(k, a)| resolve_arg(a, &format!("{field}[{k}]"), &l, ti, xy))
-                .collect::<Result<Vec<u32>, _>>()?;
-            for &pi in procs {
-                tp.args[pi] = vals.clone();
-            }
-        }
-        tp.validate()
-            .map_err(|e| CliError::new(format!("cb: {e}")))?;
-        programs.push(tp);
+        mine.push(data);
     }
-    Ok(Prepared {
-        p,
-        names,
-        base,
-        l,
-        math,
-        in_formats,
-        out_formats,
-        refs,
-        tiles,
-        fw,
-        coords,
-        programs,
-        inputs,
-    })
+    Ok(mine)
+}
+
+/// What tile `ti` at `xy` runs: the kernels, CBs and each core's runtime args.
+fn tile_program(
+    p: &Program,
+    l: &Layout,
+    kernels: &[Arc<KernelImage>],
+    cbs: &[LocalCb],
+    ti: usize,
+    xy: (u8, u8),
+) -> Result<TileProgram, CliError> {
+    let mut tp = TileProgram {
+        x: xy.0,
+        y: xy.1,
+        kernels: kernels.to_vec(),
+        cbs: cbs.to_vec(),
+        ..TileProgram::default()
+    };
+    for (procs, list, field) in [
+        (&[0usize][..], &p.args.brisc, "args.brisc"),
+        (&[1usize][..], &p.args.ncrisc, "args.ncrisc"),
+        (&[2usize, 3, 4][..], &p.args.compute, "args.compute"),
+    ] {
+        let vals = list
+            .iter()
+            .enumerate()
+            .map(|(k, a)| resolve_arg(a, &format!("{field}[{k}]"), l, ti, xy))
+            .collect::<Result<Vec<u32>, _>>()?;
+        for &pi in procs {
+            tp.args[pi] = vals.clone();
+        }
+    }
+    tp.validate()
+        .map_err(|e| CliError::new(format!("cb: {e}")))?;
+    Ok(tp)
 }

@@ -11,7 +11,7 @@ pub(super) struct Reference {
 pub(super) fn parse_reference(s: &str, field: &str) -> Result<Reference, CliError> {
     let bad = || {
         CliError::new(format!(
-            "{field}: '{s}' is not OP(INPUT[, INPUT]) with OP one of copy, relu, add, sub, mul, matmul, {}", crate::sfpu_ref::OPS.join(", ")
+            "{field}: '{s}' is not OP(INPUT[, INPUT]) with OP one of copy, relu, add, sub, mul, matmul, {}", bhemu_refmath::sfpu::OPS.join(", ")
         ))
     };
     let (op, rest) = s.split_once('(').ok_or_else(bad)?;
@@ -19,7 +19,7 @@ pub(super) fn parse_reference(s: &str, field: &str) -> Result<Reference, CliErro
     let operands: Vec<String> = inner.split(',').map(|x| x.trim().to_string()).collect();
     let arity = match op.trim() {
         "copy" | "relu" => 1,
-        op if crate::sfpu_ref::OPS.contains(&op) => 1,
+        op if bhemu_refmath::sfpu::OPS.contains(&op) => 1,
         "add" | "sub" | "mul" | "matmul" => 2,
         _ => return Err(bad()),
     };
@@ -48,7 +48,7 @@ pub(super) fn reference_output(
 ) -> Vec<u8> {
     let all_bf16 = out_f == Format::Bf16 && ins.iter().all(|(f, _)| *f == Format::Bf16);
     // Only the Matrix Unit's ops take the Matrix Unit's model; copy, relu and the SFPU ops
-    // (`sfpu_ref`) are computed below.
+    // (`bhemu_refmath::sfpu`) are computed below.
     if all_bf16 && matches!(r.op.as_str(), "add" | "sub" | "mul" | "matmul") {
         return matrix_unit_reference(r, ins, n, math);
     }
@@ -90,8 +90,8 @@ pub(super) fn reference_output(
                     "sub" => a(i) - b(i),
                     "mul" => a(i) * b(i),
                     // The SFPU's integer ops work on the 32 bits of each datum.
-                    other if crate::sfpu_ref::INT_OPS.contains(&other) => {
-                        let y = crate::sfpu_ref::int_value(other, raw32(ins[0].0, ins[0].1, i))
+                    other if bhemu_refmath::sfpu::INT_OPS.contains(&other) => {
+                        let y = bhemu_refmath::sfpu::int_value(other, raw32(ins[0].0, ins[0].1, i))
                             .unwrap_or(0);
                         if out_f.bytes() == 4 {
                             out.extend_from_slice(&y.to_le_bytes());
@@ -99,11 +99,11 @@ pub(super) fn reference_output(
                         }
                         f64::from(y as i32)
                     }
-                    other => match crate::sfpu_ref::value(other, &a, n, i) {
+                    other => match bhemu_refmath::sfpu::value(other, &a, n, i) {
                         // BF16 bits as the packer writes them (an f64 detour would
                         // quiet a signalling NaN).
                         Some(h) if out_f == Format::Bf16 => {
-                            out.extend_from_slice(&crate::sfpu_ref::packed(h).to_le_bytes());
+                            out.extend_from_slice(&bhemu_refmath::sfpu::packed(h).to_le_bytes());
                             continue;
                         }
                         Some(h) => f64::from(f32::from_bits(u32::from(h) << 16)),

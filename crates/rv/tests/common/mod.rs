@@ -346,3 +346,30 @@ pub fn every_instruction(seed: u64, n: usize) -> Vec<Insn> {
     ]);
     v
 }
+
+// ---- registers a0..a2 and the CSR / word load-store shapes the hart tests build ----
+pub const A0: u8 = 10;
+pub const A1: u8 = 11;
+pub const A2: u8 = 12;
+
+pub fn csr(op: CsrOp, rd: u8, csr: u16, src: u8) -> Insn {
+    Insn::Csr { op, rd, csr, src }
+}
+
+pub fn sw(rs2: u8, rs1: u8, offset: i32) -> Insn {
+    Insn::Store {
+        op: StoreOp::Sw,
+        rs1,
+        rs2,
+        offset,
+    }
+}
+
+pub fn lw(rd: u8, rs1: u8, offset: i32) -> Insn {
+    Insn::Load {
+        op: LoadOp::Lw,
+        rd,
+        rs1,
+        offset,
+    }
+}

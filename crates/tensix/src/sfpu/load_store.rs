@@ -182,7 +182,7 @@ impl VectorUnit {
     /// (widened, no special cases), zero- or sign-extended 16 bits, or into the upper / lower
     /// half (SFPLOADI.md). Other `Mod0` values are undefined.
     pub(super) fn sfploadi(&mut self, insn: &Insn, lanes: u32) -> Result<(), SfpuError> {
-        let imm = insn.word & 0xffff;
+        let imm = insn.imm16_math();
         let fp16 = || {
             let (s, e, m) = (imm >> 15, (imm >> 10) & 0x1f, imm & 0x3ff);
             (s << 31) | ((e + 112) << 23) | (m << 13)

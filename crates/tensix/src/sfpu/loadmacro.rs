@@ -90,7 +90,7 @@ impl VectorUnit {
         };
         let addr = ctx.addr;
         self.sfpload(&load, u32::MAX, ctx, addr)?;
-        let macro_index = ((insn.word >> 22) & 3) as usize;
+        let macro_index = insn.macro_index as usize;
         // "If any lane invokes ScheduleInstructionForFutureExecution on StoreSubUnit, then
         // all lanes must do so."
         let stores = (0..LANES)
@@ -166,12 +166,13 @@ impl VectorUnit {
                     format!("Sequence selects template kind 1 for sub-unit {unit:?} (undefined)"),
                 ))
             }
-            2 => Insn::decode(NOP_WORD),
-            3 => Insn::decode(STORE_WORD),
+            2 => Some(Insn::nop(NOP_WORD)),
+            3 => Some(Insn::dst_access(Op::Sfpstore, STORE_WORD, 0, 0, 0, 0)),
+            // A template is a word the unit holds as data: decoded by the generated table.
             _ => Insn::decode(template),
         }
         .filter(|t| can_execute(unit, t.op))
-        .or_else(|| Insn::decode(NOP_WORD).filter(|t| can_execute(unit, t.op)))
+        .or_else(|| Some(Insn::nop(NOP_WORD)).filter(|t| can_execute(unit, t.op)))
         .ok_or_else(|| {
             SfpuError::new(
                 mac,

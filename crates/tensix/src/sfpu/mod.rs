@@ -12,12 +12,12 @@
 //! unit is not [`VectorUnit::quiescent`]; its Wait Gate asks [`VectorUnit::stalls`]
 //! (docs/tensix-datapath.md). For a unit outside a coprocessor, with a
 //! [`crate::state::TensixState`], call
-//! [`VectorUnit::cycle_on_state`]`(Some((thread, word)), state)` / `(None, state)` once per
+//! [`VectorUnit::cycle_on_state`]`(Some((thread, insn)), state)` / `(None, state)` once per
 //! cycle: it derives the context below from the thread's configuration and RWCs and applies
 //! the RWC updates ([`dispatch`]). At the lower level, without that state:
 //! the unit is cycle-driven. Once per coprocessor cycle, call **exactly one** of
 //! [`VectorUnit::cycle`]`(Some(word), ctx)` (a thread issues `word` to the Vector Unit this
-//! cycle) or [`VectorUnit::cycle`]`(None, ctx)` (no Vector Unit instruction this cycle;
+//! cycle; [`VectorUnit::cycle_insn`] takes it as operands built from the table's fields) or [`VectorUnit::cycle`]`(None, ctx)` (no Vector Unit instruction this cycle;
 //! instructions scheduled by `SFPLOADMACRO` still run and count down).
 //! Before issuing, ask [`VectorUnit::stalls`]`(word)`: `true` means the hardware's automatic
 //! stalling holds the thread for this cycle (SFPMAD result hazard, the cycle after SFPSWAP /
@@ -173,7 +173,9 @@ impl VectorUnit {
         self.pending.is_empty() && self.hazard == timing::Hazard::default()
     }
 
-    /// Whether automatic stalling holds `word` back this cycle (see [`timing`]).
+    /// Whether automatic stalling holds `word` back this cycle (see [`timing`]). Asked by the
+    /// Wait Gate before the instruction is dispatched, so from the word (through the
+    /// generated table's decode).
     pub fn stalls(&self, word: u32) -> bool {
         Insn::decode(word).is_some_and(|i| self.hazard.stalls(&i))
     }
@@ -183,21 +185,38 @@ impl VectorUnit {
     /// (unless its sub-unit was taken). So an instruction scheduled with delay `d` runs `d + 1`
     /// cycles after its SFPLOADMACRO, and an SFPLOADMACRO replaces what a sub-unit already
     /// had scheduled for the same cycle.
+    ///
+    /// `issued` is a word here (decoded by the generated table): for tools and tests that
+    /// drive the unit with words; a dispatcher with typed fields calls
+    /// [`VectorUnit::cycle_insn`].
     pub fn cycle(
         &mut self,
         issued: Option<u32>,
+        ctx: &mut SfpuContext<'_>,
+    ) -> Result<Issued, SfpuError> {
+        let insn = match issued {
+            None => None,
+            Some(word) => Some(Insn::decode(word).ok_or_else(|| SfpuError {
+                insn: "?",
+                word,
+                reason: "not a Vector Unit (SFPU) instruction".into(),
+            })?),
+        };
+        self.cycle_insn(insn, ctx)
+    }
+
+    /// [`VectorUnit::cycle`] for an instruction whose operands the dispatcher built from the
+    /// instruction table's typed fields.
+    pub fn cycle_insn(
+        &mut self,
+        issued: Option<Insn>,
         ctx: &mut SfpuContext<'_>,
     ) -> Result<Issued, SfpuError> {
         let busy = self.run_due(ctx)?;
         self.count_down(issued.is_some());
         let mut outcome = Issued::None;
         let mut next_hazard = timing::Hazard::default();
-        if let Some(word) = issued {
-            let insn = Insn::decode(word).ok_or_else(|| SfpuError {
-                insn: "?",
-                word,
-                reason: "not a Vector Unit (SFPU) instruction".into(),
-            })?;
+        if let Some(insn) = issued {
             if busy & (1 << timing::sub_unit(&insn) as u32) != 0 {
                 outcome = Issued::Discarded;
             } else {

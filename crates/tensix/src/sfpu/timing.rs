@@ -29,8 +29,8 @@ impl Hazard {
     pub fn after(insn: &Insn) -> Hazard {
         let mad_writes = if super::decode::is_mad_unit(insn.op) {
             let indirect_vd = match insn.op {
-                // The stall logic reads Mod1Mirror (bits 16..19) for SFPLUTFP32.
-                Op::Sfplutfp32 => (insn.word >> 16) & 8 != 0,
+                // The stall logic reads Mod1Mirror (bits 16..19, `va`) for SFPLUTFP32.
+                Op::Sfplutfp32 => insn.va & 8 != 0,
                 Op::Sfplut => insn.modifier & 8 != 0,
                 _ => insn.modifier & 8 != 0,
             };
@@ -76,7 +76,7 @@ pub fn stall_reads(insn: &Insn) -> u32 {
         Op::Sfpaddi | Op::Sfpmuli => bit(vc),
         Op::Sfplut => 0b1111 | if m & 8 != 0 { bit(7) } else { 0 },
         Op::Sfplutfp32 => {
-            if (insn.word >> 16) & 8 != 0 {
+            if insn.va & 8 != 0 {
                 ALL_LREGS
             } else {
                 ALL_LREGS & !bit(7)

@@ -7,7 +7,7 @@ use crate::coprocessor::Mode;
 use crate::error::ErrorKind;
 use crate::matrix::hazard::DstAccess;
 use crate::matrix::MatrixOp;
-use crate::sfpu::VectorUnit;
+use crate::sfpu::{Insn as SfpuInsn, VectorUnit};
 
 /// Matrix Unit (FPU) arithmetic: called at dispatch with the operation the dispatcher built
 /// from the instruction's typed fields ([`MatrixOp`]'s constructors hold each instruction's
@@ -31,16 +31,15 @@ pub fn not_a_matrix_computation(ctx: &mut Ctx) -> UnitResult {
     ))
 }
 
-/// Vector Unit (SFPU): called at dispatch for `ctx.word`, this cycle's issue to the unit.
-/// The unit decodes the word itself (`sfpu::Insn::decode`) because it also runs words no
-/// thread dispatches now: SFPLOADMACRO schedules its templates' words for later cycles.
-/// The instruction is this cycle's issue to the unit (the Wait Gate has checked
-/// [`crate::sfpu::VectorUnit::stalls`]); SFPLOADMACRO-scheduled instructions due this cycle
-/// run first. Cycles without an issue are driven by the coprocessor's step.
-pub fn vector_unit(ctx: &mut Ctx) -> UnitResult {
+/// Vector Unit (SFPU): called at dispatch with `insn`, the operands the dispatcher built
+/// from the instruction's typed fields, this cycle's issue to the unit (the Wait Gate has
+/// checked [`crate::sfpu::VectorUnit::stalls`]). The unit's `run` hands it to the one
+/// function that holds the instruction's semantics; SFPLOADMACRO-scheduled instructions
+/// due this cycle run first. Cycles without an issue are driven by the coprocessor's step.
+pub fn vector_unit(ctx: &mut Ctx, insn: SfpuInsn) -> UnitResult {
     // The SFPU is not stalled on Dst's write shadow (Dst.md): the optional checker looks.
     let read = if ctx.state.matrix.hazards.enabled() {
-        crate::sfpu::dispatch::dst_rows_read(ctx.state, ctx.thread, ctx.word)
+        crate::sfpu::dispatch::dst_rows_read(ctx.state, ctx.thread, &insn)
     } else {
         None
     };
@@ -53,7 +52,7 @@ pub fn vector_unit(ctx: &mut Ctx) -> UnitResult {
         };
         ctx.state.matrix.hazards.check_read(rows, cfg, reader);
     }
-    match VectorUnit::cycle_in_state(Some((ctx.thread, ctx.word)), ctx.state) {
+    match VectorUnit::cycle_in_state(Some((ctx.thread, insn)), ctx.state) {
         Ok(_) => Ok(()),
         Err(e) => {
             let e = e.into_tensix(ctx.thread as u8, ctx.cycle);

@@ -9,8 +9,9 @@
 //!   their fields); here they are `Ok(())`.
 //! - Matrix Unit computations build their [`MatrixOp`] from their fields and go to
 //!   [`compute::matrix_unit`].
-//! - Every `SFP*` instruction goes to [`compute::vector_unit`], which runs the word through
-//!   the Vector Unit's pipeline (it decodes words itself: SFPLOADMACRO replays them later).
+//! - Every `SFP*` instruction builds its Vector Unit operands from its fields (one
+//!   [`SfpuInsn`] constructor per encoding shape) and goes to [`compute::vector_unit`],
+//!   whose pipeline hands them to the one SFPU function of that instruction.
 //!
 //! Written one method a line (`rustfmt::skip`): the impl reads as a table, like the
 //! generated one it implements.
@@ -22,10 +23,20 @@ use super::{
 };
 use crate::error::ErrorKind;
 use crate::matrix::MatrixOp;
+use crate::sfpu::{Insn as SfpuInsn, Op as SfpuOp};
 
 /// Applies one instruction's data effects through its unit function.
 pub struct Exec<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
+}
+
+impl Exec<'_, '_> {
+    /// Issues the Vector Unit instruction `operands` builds (given the instruction word,
+    /// which the unit keeps as a datum for SFPLOADMACRO's backdoor load and for errors).
+    fn vector_unit(&mut self, operands: impl FnOnce(u32) -> SfpuInsn) -> UnitResult {
+        let insn = operands(self.ctx.word);
+        compute::vector_unit(self.ctx, insn)
+    }
 }
 
 #[rustfmt::skip]
@@ -277,48 +288,48 @@ impl Visit for Exec<'_, '_> {
     }
     fn storereg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult { thcon_mmio::storereg(self.ctx, tdma_data_reg_index, reg_addr) }
     fn loadreg(&mut self, tdma_data_reg_index: u8, reg_addr: u32) -> UnitResult { thcon_mmio::loadreg(self.ctx, tdma_data_reg_index, reg_addr) }
-    fn sfpload(&mut self, _lreg_ind: u8, _instr_mod0: u8, _sfpu_addr_mode: u8, _dest_reg_addr: u16) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfploadi(&mut self, _lreg_ind: u8, _instr_mod0: u8, _imm16: u16) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpstore(&mut self, _lreg_ind: u8, _instr_mod0: u8, _sfpu_addr_mode: u8, _dest_reg_addr: u16) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfplut(&mut self, _lreg_ind: u8, _instr_mod0: u8, _dest_reg_addr: u16) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpmuli(&mut self, _imm16_math: u16, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpaddi(&mut self, _imm16_math: u16, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpdivp2(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpexexp(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpexman(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpiadd(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpshft(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpsetcc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpmov(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpabs(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpand(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpor(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpnot(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfplz(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpsetexp(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpsetman(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpmad(&mut self, _lreg_src_a: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpadd(&mut self, _lreg_src_a: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpmul(&mut self, _lreg_src_a: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfppushc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfppopc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpsetsgn(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpencc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpcompc(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfptransp(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpxor(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfp_stoch_rnd(&mut self, _rnd_mode: u8, _imm8_math: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpnop(&mut self) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpcast(&mut self, _lreg_src_c: u16, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpconfig(&mut self, _imm16_math: u16, _config_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpswap(&mut self, _imm12_math: u16, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfploadmacro(&mut self, _lreg_ind: u8, _instr_mod0: u8, _sfpu_addr_mode: u8, _dest_reg_addr: u16) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpshft2(&mut self, _imm12_math: u16, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfplutfp32(&mut self, _lreg_dest: u32, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfple(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpgt(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfpmul24(&mut self, _lreg_src_a: u8, _lreg_src_b: u8, _lreg_src_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
-    fn sfparecip(&mut self, _imm12_math: u16, _lreg_c: u8, _lreg_dest: u8, _instr_mod1: u8) -> UnitResult { compute::vector_unit(self.ctx) }
+    fn sfpload(&mut self, lreg_ind: u8, instr_mod0: u8, sfpu_addr_mode: u8, dest_reg_addr: u16) -> UnitResult { self.vector_unit(|w| SfpuInsn::dst_access(SfpuOp::Sfpload, w, lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr)) }
+    fn sfploadi(&mut self, lreg_ind: u8, instr_mod0: u8, imm16: u16) -> UnitResult { self.vector_unit(|w| SfpuInsn::load_imm(w, lreg_ind, instr_mod0, imm16)) }
+    fn sfpstore(&mut self, lreg_ind: u8, instr_mod0: u8, sfpu_addr_mode: u8, dest_reg_addr: u16) -> UnitResult { self.vector_unit(|w| SfpuInsn::dst_access(SfpuOp::Sfpstore, w, lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr)) }
+    fn sfplut(&mut self, lreg_ind: u8, instr_mod0: u8, dest_reg_addr: u16) -> UnitResult { self.vector_unit(|w| SfpuInsn::lut(w, lreg_ind, instr_mod0, dest_reg_addr)) }
+    fn sfpmuli(&mut self, imm16_math: u16, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::imm16(SfpuOp::Sfpmuli, w, imm16_math, lreg_dest, instr_mod1)) }
+    fn sfpaddi(&mut self, imm16_math: u16, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::imm16(SfpuOp::Sfpaddi, w, imm16_math, lreg_dest, instr_mod1)) }
+    fn sfpdivp2(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpdivp2, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpexexp(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpexexp, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpexman(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpexman, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpiadd(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpiadd, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpshft(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpshft, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpsetcc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpsetcc, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpmov(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpmov, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpabs(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpabs, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpand(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpand, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpor(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpor, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpnot(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpnot, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfplz(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfplz, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpsetexp(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpsetexp, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpsetman(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpsetman, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpmad(&mut self, lreg_src_a: u8, lreg_src_b: u8, lreg_src_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::mad(SfpuOp::Sfpmad, w, lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1)) }
+    fn sfpadd(&mut self, lreg_src_a: u8, lreg_src_b: u8, lreg_src_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::mad(SfpuOp::Sfpadd, w, lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1)) }
+    fn sfpmul(&mut self, lreg_src_a: u8, lreg_src_b: u8, lreg_src_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::mad(SfpuOp::Sfpmul, w, lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1)) }
+    fn sfppushc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfppushc, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfppopc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfppopc, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpsetsgn(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpsetsgn, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpencc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpencc, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpcompc(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpcompc, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfptransp(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfptransp, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpxor(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpxor, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfp_stoch_rnd(&mut self, rnd_mode: u8, imm8_math: u8, lreg_src_b: u8, lreg_src_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::stoch_rnd(w, rnd_mode, imm8_math, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1)) }
+    fn sfpnop(&mut self) -> UnitResult { self.vector_unit(SfpuInsn::nop) }
+    fn sfpcast(&mut self, lreg_src_c: u16, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::cast(w, lreg_src_c, lreg_dest, instr_mod1)) }
+    fn sfpconfig(&mut self, imm16_math: u16, config_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::imm16(SfpuOp::Sfpconfig, w, imm16_math, config_dest, instr_mod1)) }
+    fn sfpswap(&mut self, imm12_math: u16, lreg_src_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpswap, w, imm12_math, lreg_src_c, lreg_dest, instr_mod1)) }
+    fn sfploadmacro(&mut self, lreg_ind: u8, instr_mod0: u8, sfpu_addr_mode: u8, dest_reg_addr: u16) -> UnitResult { self.vector_unit(|w| SfpuInsn::dst_access(SfpuOp::Sfploadmacro, w, lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr)) }
+    fn sfpshft2(&mut self, imm12_math: u16, lreg_src_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpshft2, w, imm12_math, lreg_src_c, lreg_dest, instr_mod1)) }
+    fn sfplutfp32(&mut self, lreg_dest: u32, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::lutfp32(w, lreg_dest, instr_mod1)) }
+    fn sfple(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfple, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpgt(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfpgt, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
+    fn sfpmul24(&mut self, lreg_src_a: u8, lreg_src_b: u8, lreg_src_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::mad(SfpuOp::Sfpmul24, w, lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1)) }
+    fn sfparecip(&mut self, imm12_math: u16, lreg_c: u8, lreg_dest: u8, instr_mod1: u8) -> UnitResult { self.vector_unit(|w| SfpuInsn::reg_imm(SfpuOp::Sfparecip, w, imm12_math, lreg_c, lreg_dest, instr_mod1)) }
     fn atgetm(&mut self, _mutex_index: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
     fn atrelm(&mut self, _mutex_index: u32) -> UnitResult { Ok(()) } // timing only: no data effect modelled
     fn stallwait(&mut self, _stall_res: u16, _wait_res: u16) -> UnitResult { Ok(()) } // timing only: no data effect modelled

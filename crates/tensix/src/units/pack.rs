@@ -25,6 +25,7 @@ use crate::formats::pack_conv::{
 use crate::formats::pack_l1_acc::{acc_bf16, acc_fp16, acc_fp32};
 use crate::formats::{bf16_block_to_bfp, fp16_block_to_bfpa, BfpWidth, DataFormat};
 use crate::state::cfg_fields as f;
+use crate::state::DestAccessCfg;
 use crate::state::{CfgField, Coord};
 
 use super::pack_stages::{early, relu, EarlyCfg, Mid};
@@ -318,55 +319,8 @@ pub fn pacr(ctx: &mut Ctx, insn: Pacr) -> UnitResult {
             "PACR with format codes in {in_code} / out {out_code} / intermediate {inter_code}, one of which names no format; not executed"
         ));
     };
-    // Input address generator.
-    let adc = ctx.state.adcs[which].packers;
-    let ch0 = adc[0];
-    let addr = ctx.cfg(f::PCK0_ADDR_BASE_REG_0_Base)
-        + ch0.get(Coord::X) * (ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 0xf)
-        + ch0.get(Coord::Y) * ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_0_Ystride)
-        + ch0.get(Coord::Z) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_0_Zstride)
-        + ch0.get(Coord::W) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
-    let (bytes_per, xmask) = match in_code & 3 {
-        0 => (4, 0x3),
-        1 => (2, 0x7),
-        _ => (1, 0xf),
-    };
-    let num = if flush != 0 {
-        0
-    } else {
-        (adc[1].get(Coord::X) + 1).saturating_sub(ch0.get(Coord::X))
-    };
-    let mut src = ((addr / bytes_per) & !xmask) + (ch0.get(Coord::X) & xmask);
-    src += ctx.cfg(f::DEST_TARGET_REG_CFG_PACK_SEC0_Offset) << 4;
-    src &= 0x3fff;
-    // Output address generator (packer 0).
-    let ch1 = adc[1];
-    let mut out = ctx.cfg(f::THCON_SEC0_REG1_L1_Dest_addr)
-        + (ctx.cfg(f::THCON_SEC0_REG1_Sub_l1_tile_header_size) == 0) as u32;
-    let yzw = ctx.cfg(f::PCK0_ADDR_BASE_REG_1_Base)
-        + ch1.get(Coord::Y) * ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_1_Ystride)
-        + ch1.get(Coord::Z) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_1_Zstride)
-        + ch1.get(Coord::W) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
-    // The strides are in bytes, the output address in 16-byte units (the reference simulator
-    // agrees: tt-llk's strided fast untilize, whose channel-1 Y stride is one output row).
-    out += yzw >> 4;
-    if ctx.cfg(f::THCON_SEC0_REG1_Add_l1_dest_addr_offset) != 0 {
-        ctx.not_modelled("PACR l1_dest_addr_offset (set by TDMA-RISC)")?;
-    }
-    let small = out_code & 2 != 0;
-    {
-        let st = &mut ctx.state.packers[0];
-        if small && st.exp_addr.is_none() {
-            st.exp_addr = Some((out & 0x1ffff) << 4);
-        }
-        if small {
-            out += ctx.cfg(f::THCON_SEC0_REG1_Exp_section_size);
-        }
-        let st = &mut ctx.state.packers[0];
-        if st.data_addr.is_none() {
-            st.data_addr = Some((out & 0x1ffff) << 4);
-        }
-    }
+    let (src, num) = dst_reads(ctx, which, in_code, flush != 0);
+    start_streams(ctx, which, out_code)?;
     // Move the datums.
     let ec = EarlyCfg {
         read32: ctx.cfg(f::PCK_DEST_RD_CTRL_Read_32b_data) != 0,
@@ -407,29 +361,121 @@ pub fn pacr(ctx: &mut Ctx, insn: Pacr) -> UnitResult {
         .iter()
         .flat_map(|&k| (0..num).map(move |i| src + intf_stride * k + i));
     let edges = EdgeMasks::read(ctx)?;
+    let relu_cfg = (relu_mode, relu_threshold);
     for (i, idx) in reads.enumerate() {
-        let idx = idx & 0x3fff;
-        let (row, col) = (idx >> 4, (idx & 15) as usize);
-        if !edges.keeps(&mut ctx.state.packers[0].edge_pos, i as u32) {
-            // A masked datum is written as zero bits, with no conversion.
-            let zero = if read32 { Mid::B32(0) } else { Mid::B16(0) };
-            late(ctx, lc, zero)?;
-            continue;
+        if !pack_datum(
+            ctx,
+            &edges,
+            (ec, relu_cfg, lc, dcfg),
+            zero_write != 0,
+            i,
+            idx,
+        )? {
+            return Ok(());
         }
-        let raw = if zero_write != 0 {
-            0
-        } else if read32 {
-            ctx.state.dst.read32(row, col, dcfg)
-        } else {
-            ctx.state.dst.read16(row, col, dcfg) as u32
-        };
-        let mid = match early(ec, raw).and_then(|m| relu(relu_mode, relu_threshold, inter, m)) {
-            Ok(m) => m.narrowed(),
-            Err(m) => return ctx.not_modelled(&format!("PACR: {m}")),
-        };
-        late(ctx, lc, mid)?;
     }
-    // ADC updates (ADDR_MOD_PACK_SEC[AddrMode]).
+    advance_adcs(ctx, which, addr_mode);
+    if last != 0 || flush != 0 {
+        end_streams(ctx, bfp)?;
+    }
+    Ok(())
+}
+
+/// Packer 0's `Dst` read address generator: the first datum's index in `Dst` (ADC channel 0,
+/// the input format's datum size, `DEST_TARGET_REG_CFG_PACK_SEC0_Offset`) and the datums each
+/// read interface reads (none on a flush).
+fn dst_reads(ctx: &Ctx, which: usize, in_code: u32, flush: bool) -> (u32, u32) {
+    let adc = ctx.state.adcs[which].packers;
+    let ch0 = adc[0];
+    let addr = ctx.cfg(f::PCK0_ADDR_BASE_REG_0_Base)
+        + ch0.get(Coord::X) * (ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 0xf)
+        + ch0.get(Coord::Y) * ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_0_Ystride)
+        + ch0.get(Coord::Z) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_0_Zstride)
+        + ch0.get(Coord::W) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
+    let (bytes_per, xmask) = match in_code & 3 {
+        0 => (4, 0x3),
+        1 => (2, 0x7),
+        _ => (1, 0xf),
+    };
+    let num = if flush {
+        0
+    } else {
+        (adc[1].get(Coord::X) + 1).saturating_sub(ch0.get(Coord::X))
+    };
+    let mut src = ((addr / bytes_per) & !xmask) + (ch0.get(Coord::X) & xmask);
+    src += ctx.cfg(f::DEST_TARGET_REG_CFG_PACK_SEC0_Offset) << 4;
+    (src & 0x3fff, num)
+}
+
+/// Packer 0's L1 output address generator: where the data stream (and for a BFP output, the
+/// exponent stream before it) starts, fixed by the first PACR after a flush.
+fn start_streams(ctx: &mut Ctx, which: usize, out_code: u32) -> UnitResult {
+    let ch1 = ctx.state.adcs[which].packers[1];
+    let mut out = ctx.cfg(f::THCON_SEC0_REG1_L1_Dest_addr)
+        + (ctx.cfg(f::THCON_SEC0_REG1_Sub_l1_tile_header_size) == 0) as u32;
+    let yzw = ctx.cfg(f::PCK0_ADDR_BASE_REG_1_Base)
+        + ch1.get(Coord::Y) * ctx.cfg(f::PCK0_ADDR_CTRL_XY_REG_1_Ystride)
+        + ch1.get(Coord::Z) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_1_Zstride)
+        + ch1.get(Coord::W) * ctx.cfg(f::PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
+    // The strides are in bytes, the output address in 16-byte units (the reference simulator
+    // agrees: tt-llk's strided fast untilize, whose channel-1 Y stride is one output row).
+    out += yzw >> 4;
+    if ctx.cfg(f::THCON_SEC0_REG1_Add_l1_dest_addr_offset) != 0 {
+        ctx.not_modelled("PACR l1_dest_addr_offset (set by TDMA-RISC)")?;
+    }
+    let small = out_code & 2 != 0;
+    let st = &mut ctx.state.packers[0];
+    if small && st.exp_addr.is_none() {
+        st.exp_addr = Some((out & 0x1ffff) << 4);
+    }
+    if small {
+        out += ctx.cfg(f::THCON_SEC0_REG1_Exp_section_size);
+    }
+    let st = &mut ctx.state.packers[0];
+    if st.data_addr.is_none() {
+        st.data_addr = Some((out & 0x1ffff) << 4);
+    }
+    Ok(())
+}
+
+/// One datum the packer reads at `Dst` index `idx` (the `i`-th of the instruction): masked by
+/// the edge masks (zero bits, no conversion), or read, converted early (and ReLU), then
+/// late into the output stream. `false` when the instruction stopped at an unmodelled case.
+#[inline(always)] // per datum, in the unit's inner loop
+fn pack_datum(
+    ctx: &mut Ctx,
+    edges: &EdgeMasks,
+    (ec, (relu_mode, relu_threshold), lc, dcfg): (EarlyCfg, (u32, u32), LateCfg, DestAccessCfg),
+    zero_write: bool,
+    i: usize,
+    idx: u32,
+) -> Result<bool, crate::TensixError> {
+    let idx = idx & 0x3fff;
+    let (row, col) = (idx >> 4, (idx & 15) as usize);
+    if !edges.keeps(&mut ctx.state.packers[0].edge_pos, i as u32) {
+        // A masked datum is written as zero bits, with no conversion.
+        let zero = if ec.read32 { Mid::B32(0) } else { Mid::B16(0) };
+        late(ctx, lc, zero)?;
+        return Ok(true);
+    }
+    let raw = if zero_write {
+        0
+    } else if ec.read32 {
+        ctx.state.dst.read32(row, col, dcfg)
+    } else {
+        ctx.state.dst.read16(row, col, dcfg) as u32
+    };
+    let mid = match early(ec, raw).and_then(|m| relu(relu_mode, relu_threshold, ec.inter, m)) {
+        Ok(m) => m.narrowed(),
+        Err(m) => return ctx.not_modelled(&format!("PACR: {m}")).map(|()| false),
+    };
+    late(ctx, lc, mid)?;
+    Ok(true)
+}
+
+/// The ADCs after a PACR (`ADDR_MOD_PACK_SEC[AddrMode]`): Y and Z of the source (channel 0)
+/// and destination (channel 1) incremented, carriage-returned or cleared.
+fn advance_adcs(ctx: &mut Ctx, which: usize, addr_mode: u8) {
     let sec = |b: CfgField| CfgField {
         addr32: b.addr32 + addr_mode as usize,
         ..b
@@ -475,38 +521,41 @@ pub fn pacr(ctx: &mut Ctx, insn: Pacr) -> UnitResult {
             c.set(Coord::Z, v);
         }
     }
-    if last != 0 || flush != 0 {
-        if let Some((w, a)) = bfp {
-            if !ctx.state.packers[0].bfp_block.is_empty() {
-                emit_bfp_block(ctx, w, a)?;
-            }
+}
+
+/// `Last` / `Flush`: the BFP block in progress written out, both streams padded to 16 bytes
+/// with zeros, and new addresses asked for by the next PACR.
+fn end_streams(ctx: &mut Ctx, bfp: Option<(BfpWidth, bool)>) -> UnitResult {
+    if let Some((w, a)) = bfp {
+        if !ctx.state.packers[0].bfp_block.is_empty() {
+            emit_bfp_block(ctx, w, a)?;
         }
-        // Flush: pad the stream to 16 bytes with zeros, then ask for new addresses.
-        let st = &ctx.state.packers[0];
-        let (_, n) = st.partial;
-        if n > 0 {
-            emit(ctx, 0, 8 - n)?;
-        }
-        let exp_addr = if bfp.is_some() {
-            ctx.state.packers[0].exp_addr
-        } else {
-            None
-        };
-        // The data stream and, for a BFP output, the exponent stream.
-        for a in [ctx.state.packers[0].data_addr, exp_addr]
-            .into_iter()
-            .flatten()
-        {
-            let pad = (16 - a % 16) % 16;
-            if pad > 0 {
-                ctx.write_l1(a, &vec![0; pad as usize])?;
-            }
-        }
-        let st = &mut ctx.state.packers[0];
-        st.data_addr = None;
-        st.exp_addr = None;
-        st.edge_pos = (0, 0);
     }
+    // Flush: pad the stream to 16 bytes with zeros, then ask for new addresses.
+    let st = &ctx.state.packers[0];
+    let (_, n) = st.partial;
+    if n > 0 {
+        emit(ctx, 0, 8 - n)?;
+    }
+    let exp_addr = if bfp.is_some() {
+        ctx.state.packers[0].exp_addr
+    } else {
+        None
+    };
+    // The data stream and, for a BFP output, the exponent stream.
+    for a in [ctx.state.packers[0].data_addr, exp_addr]
+        .into_iter()
+        .flatten()
+    {
+        let pad = (16 - a % 16) % 16;
+        if pad > 0 {
+            ctx.write_l1(a, &vec![0; pad as usize])?;
+        }
+    }
+    let st = &mut ctx.state.packers[0];
+    st.data_addr = None;
+    st.exp_addr = None;
+    st.edge_pos = (0, 0);
     Ok(())
 }
 

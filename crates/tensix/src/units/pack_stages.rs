@@ -27,6 +27,7 @@ pub(super) enum Mid {
 
 impl Mid {
     /// After ReLU: the wide FP16 value narrowed to FP16; the others unchanged.
+    #[inline(always)] // per datum
     pub(super) fn narrowed(self) -> Mid {
         match self {
             Mid::WideF16(v) => Mid::F16(wide_fp16_to_fp16(v)),
@@ -52,6 +53,7 @@ pub(super) struct EarlyCfg {
 
 /// The early conversion of one datum read from `Dst` (`raw` is `Dst16b` in the low 16 bits
 /// or `Dst32b` as stored). `Err` names a pair that is not modelled.
+#[inline(always)] // per datum
 pub(super) fn early(c: EarlyCfg, raw: u32) -> Result<Mid, String> {
     use DataFormat::*;
     if c.read32 {

@@ -458,3 +458,13 @@ pub fn random_check_flags(
         check_flags(&mut b, word, reference);
     }
 }
+
+/// SFPCONFIG with `Imm16`, target `VD` and `Mod1`.
+pub fn config(imm16: u32, vd: u32, mod1: u32) -> u32 {
+    enc_imm16(SFPCONFIG, imm16, vd, mod1)
+}
+
+/// A 32-lane value from a function of the lane index.
+pub fn lanes8(f: impl Fn(usize) -> u32) -> [u32; 32] {
+    std::array::from_fn(f)
+}

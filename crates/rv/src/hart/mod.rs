@@ -3,12 +3,15 @@
 //! Timing (docs/execution-model.md EM-2): every cycle the hart retires at most one instruction; a cycle in which the
 //! bus stalls advances `cycles` but not `instret`. Nothing here depends on wall-clock time or
 //! host state, so runs are deterministic.
-use std::io::Write;
-
 use crate::bus::{Access, Bus};
-use crate::cache::{lower, DecodeCache, Kind, Op, EMPTY};
+use crate::cache::{lower, DecodeCache, Op, EMPTY};
 use crate::error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 use crate::exec::Core;
+
+mod run_ahead;
+mod traced;
+pub use run_ahead::Checkpoint;
+pub use traced::{TraceHook, TraceRecord};
 
 /// What the hart does with a misaligned load or store.
 ///
@@ -34,20 +37,6 @@ pub struct HartConfig {
     pub mhartid: u32,
     pub misaligned: MisalignedAccess,
 }
-
-/// One executed instruction, handed to the trace hook.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TraceRecord {
-    pub hart_id: u32,
-    pub pc: u32,
-    pub word: u32,
-    /// Cycle in which it executed (counting from 0).
-    pub cycle: u64,
-    /// True when it retired; false when it raised an exception (taken or fatal).
-    pub retired: bool,
-}
-
-pub type TraceHook = Box<dyn FnMut(&TraceRecord) + Send>;
 
 /// What one cycle did, small so that the hot loop keeps it in registers; the details of an
 /// error wait in `Hart::pending_error`.
@@ -86,41 +75,6 @@ pub struct Hart {
     trace: Option<TraceHook>,
     /// Cycles that took the out-of-line path (CSR access, exception, pause, stall, stop).
     events: u64,
-}
-
-/// The part of a hart's state that private instructions change (see [`Hart::run_private`]):
-/// enough to rewind a hart that ran ahead and replay it to any earlier cycle.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Checkpoint {
-    pc: u32,
-    x: [u32; 32],
-    cycles: u64,
-    instret: u64,
-}
-
-/// A bus for private instructions, which never use one.
-struct NoBus;
-
-impl Bus for NoBus {
-    fn fetch(&mut self, addr: u32) -> Access<u32> {
-        no_bus(addr)
-    }
-    fn load(&mut self, addr: u32, _: crate::bus::Width) -> Access<u32> {
-        no_bus(addr)
-    }
-    fn store(&mut self, addr: u32, _: crate::bus::Width, _: u32) -> Access<()> {
-        no_bus(addr)
-    }
-    fn push_tensix(&mut self, _: u32) -> Access<()> {
-        no_bus(0)
-    }
-}
-
-fn no_bus<T>(addr: u32) -> Access<T> {
-    Access::Fault(crate::bus::BusFault {
-        addr,
-        reason: "internal: a private instruction used the bus".into(),
-    })
 }
 
 /// What one [`Hart::step_fast`] did: one byte, where [`StepOutcome`] carries a whole error.
@@ -233,38 +187,6 @@ impl Hart {
         self.cache.invalidate(addr, len);
     }
 
-    /// Prints each executed instruction, disassembled, on stdout (`--trace`).
-    pub fn set_trace(&mut self, on: bool) {
-        self.trace = if on {
-            Some(Box::new(|t: &TraceRecord| {
-                let d = bhemu_isa::riscv::disassemble(t.word, t.pc);
-                let mark = if t.retired { "" } else { "  (trap)" };
-                // A closed stdout (e.g. piped into `head`) must not panic the run.
-                let _ = writeln!(
-                    std::io::stdout().lock(),
-                    "{:>10} {:08x}: {:08x}  {}{}",
-                    t.cycle,
-                    t.pc,
-                    t.word,
-                    d,
-                    mark
-                );
-            }))
-        } else {
-            None
-        };
-    }
-    /// Calls `hook` for each executed instruction instead of printing; `None` turns tracing off.
-    pub fn set_trace_hook(&mut self, hook: Option<TraceHook>) {
-        self.trace = hook;
-    }
-
-    /// A trace hook is installed: every cycle must really execute, so schedulers must not skip
-    /// or batch this hart's cycles.
-    pub fn is_traced(&self) -> bool {
-        self.trace.is_some()
-    }
-
     /// `x0..x31` (x0 reads 0).
     pub fn regs(&self) -> &[u32] {
         &self.core.x[..32]
@@ -294,118 +216,6 @@ impl Hart {
     pub fn skip_stalled(&mut self, n: u64) {
         self.core.cycles = self.core.cycles.wrapping_add(n);
         self.events = self.events.wrapping_add(n.wrapping_mul(2));
-    }
-
-    /// The registers, pc and counters, to come back to with [`Hart::restore`].
-    pub fn checkpoint(&self) -> Checkpoint {
-        let mut x = [0u32; 32];
-        x.copy_from_slice(&self.core.x[..32]);
-        Checkpoint {
-            pc: self.pc,
-            x,
-            cycles: self.core.cycles,
-            instret: self.core.instret,
-        }
-    }
-
-    /// Rewinds to `c`. Only exact if the hart ran nothing but private instructions
-    /// ([`Hart::run_private`]) since `c` was taken.
-    pub fn restore(&mut self, c: &Checkpoint) {
-        self.pc = c.pc;
-        self.core.x[..32].copy_from_slice(&c.x);
-        self.core.cycles = c.cycles;
-        self.core.instret = c.instret;
-    }
-
-    /// Runs up to `max` cycles of *private* instructions — integer ALU, `lui`/`auipc`, jumps,
-    /// branches, `fence` — already in the decode cache, one per cycle, and stops before the
-    /// first other one (a memory access, CSR, trap, Tensix push, an uncached or misaligned
-    /// target). Returns the cycles run. Such instructions read and write only the hart's
-    /// registers, pc and counters, so running them early changes nothing anyone else can see:
-    /// a scheduler may run a hart ahead of the chip's clock and still be exact (the chip's
-    /// fast schedule does: docs/execution-model.md EM-17, EM-18). Runs nothing while tracing
-    /// or paused.
-    pub fn run_private(&mut self, max: u64) -> u64 {
-        if self.halted.is_some() || self.trace.is_some() {
-            return 0;
-        }
-        let mut pc = self.pc;
-        let mut n = 0u64;
-        // Whole blocks while the budget holds one (crate::block); the tail one op at a time.
-        let Some(mut id) = self.cache.block_id(pc) else {
-            return 0;
-        };
-        while let Some(&b) = self.cache.blocks.at(id) {
-            let whole = b.whole();
-            if max - n < whole {
-                n += self.run_private_ops(&mut pc, max - n);
-                break;
-            }
-            let body = self.cache.blocks.body(&b);
-            let mut retired = true;
-            loop {
-                crate::block::run_body(&mut self.core.x, body);
-                pc = b.end;
-                if b.term.kind == Kind::Empty {
-                    n += u64::from(b.len);
-                    break;
-                }
-                // A branch or jump either retires or reports a misaligned target before
-                // writing anything; the latter is left to the next ordinary step.
-                match self.core.control(b.term, pc) {
-                    Flow::Next(next) => {
-                        pc = next;
-                        n += whole;
-                    }
-                    _ => {
-                        n += u64::from(b.len);
-                        retired = false;
-                        break;
-                    }
-                }
-                // A loop that branches back to its own start goes round here.
-                if pc != b.start || max - n < whole {
-                    break;
-                }
-            }
-            if !retired || n >= max {
-                break;
-            }
-            // On with the block at `pc` — also after a body split at MAX_BODY, or one that
-            // stopped before an op decoded since; none there ends the run.
-            id = if b.succ != 0 && b.succ_pc == pc {
-                b.succ
-            } else {
-                let Some(next) = self.cache.block_id(pc) else {
-                    break;
-                };
-                self.cache.blocks.link(id, pc, next);
-                next
-            };
-        }
-        self.pc = pc;
-        self.skip_retired(n);
-        n
-    }
-
-    /// [`Hart::run_private`] one cached op at a time, for at most `max` ops from `*pc`.
-    fn run_private_ops(&mut self, pc: &mut u32, max: u64) -> u64 {
-        let mut n = 0u64;
-        let mut bus = NoBus;
-        while n < max {
-            let Some(op) = self.cache.get(*pc) else { break };
-            if !op.kind.is_private() {
-                break;
-            }
-            match self.core.exec(&mut self.cache, &mut bus, op, *pc) {
-                Flow::Next(next) => {
-                    *pc = next;
-                    n += 1;
-                }
-                _ => break,
-            }
-        }
-        n
     }
 
     /// Exactly one cycle, reported compactly (see [`Step`]); the tile's hot loop.
@@ -536,56 +346,6 @@ impl Hart {
         self.core.cycles = self.core.cycles.wrapping_add(*done);
         self.core.instret = self.core.instret.wrapping_add(*done);
         *done = 0;
-    }
-
-    fn run_traced<B: Bus>(&mut self, bus: &mut B, max_insns: u64) -> RunExit {
-        for _ in 0..max_insns {
-            match self.traced_tick(bus) {
-                Tick::Retired | Tick::Stalled | Tick::Trapped(_) => {}
-                Tick::Halted => {
-                    if let Some(h) = self.halted {
-                        return RunExit::Halted(h);
-                    }
-                }
-                Tick::Stop => return RunExit::Stop,
-                Tick::Error => return RunExit::Error(self.take_error()),
-            }
-        }
-        RunExit::MaxInsns
-    }
-
-    #[inline(never)]
-    fn traced_tick<B: Bus>(&mut self, bus: &mut B) -> Tick {
-        let (pc, cycle) = (self.pc, self.core.cycles);
-        let was_halted = self.halted.is_some();
-        let tick = self.tick(bus);
-        let executed = match tick {
-            Tick::Retired | Tick::Trapped(_) | Tick::Stop => true,
-            Tick::Halted => !was_halted,
-            // A failing instruction is traced too, so that the trace ends where the run did.
-            Tick::Error => !matches!(
-                self.pending_error.as_ref().map(|e| e.kind),
-                Some(HartErrorKind::FetchFault | HartErrorKind::MisalignedFetch)
-            ),
-            Tick::Stalled => false,
-        };
-        if executed && self.trace.is_some() {
-            let word = match self.cache.word(pc) {
-                Some(w) => w,
-                None => self.refetch(bus, pc),
-            };
-            let rec = TraceRecord {
-                hart_id: self.core.cfg.hart_id,
-                pc,
-                word,
-                cycle,
-                retired: !matches!(tick, Tick::Trapped(_) | Tick::Error),
-            };
-            if let Some(hook) = self.trace.as_mut() {
-                hook(&rec);
-            }
-        }
-        tick
     }
 
     /// The error of the last cycle that reported one (see [`Step::Error`]).

@@ -64,19 +64,7 @@ WALL_BUDGET = 600.0  # seconds per wait
 
 # ---- reporting --------------------------------------------------------------------------------
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}" + (f"  ({detail})" if detail else ""), flush=True)
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""), flush=True)
-    return ok
+from checks import check
 
 
 def describe(got, want):
@@ -520,8 +508,7 @@ def main():
     if ctx.boot_wall is not None:
         print(f"140-tile boot through tt-umd: {ctx.boot_wall:.3f} s wall, {ctx.boot_reads} reads (= clocks)")
     print(f"total wall time {time.perf_counter() - t_all:.1f} s")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

@@ -19,19 +19,7 @@ import os
 import sys
 import time
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}" + (f"  ({detail})" if detail else ""), flush=True)
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""), flush=True)
-    return ok
+from checks import check
 
 
 # docs/multi-chip.md MC-4: the p300's two links, both directions.
@@ -143,8 +131,7 @@ def main():
     else:
         galaxy_checks(cd)
     del devs
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return check.summary()
 
 
 if __name__ == "__main__":

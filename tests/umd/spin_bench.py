@@ -93,8 +93,7 @@ def main():
               f"({per * 1e6:.2f} us per read, {per * 1e9 / n:.2f} ns per tile-clock); "
               f"spin less that: {(dt - per * reads) * 1e9 / tc:.2f} ns per tile-clock")
     acc.close(ctx)
-    print(f"{acc.passed} passed, {acc.failed} failed")
-    return 0 if acc.failed == 0 else 1
+    return acc.check.summary()
 
 
 if __name__ == "__main__":

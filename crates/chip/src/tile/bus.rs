@@ -66,12 +66,7 @@ impl CoreBus<'_, '_> {
         let e = self.error(addr, width, write, r);
         match self.p.strictness {
             Strictness::Strict => self.fault(e),
-            Strictness::Permissive => {
-                if self.p.warned.insert((self.core as u8, addr)) {
-                    self.p.warnings.push(e);
-                }
-                Access::Done(T::default())
-            }
+            Strictness::Permissive => self.warn_once(e),
         }
     }
 
@@ -90,7 +85,17 @@ impl CoreBus<'_, '_> {
         if self.p.cp.mode() == bhemu_tensix::Mode::Strict {
             return self.fault(e);
         }
-        if self.p.warned.insert((self.core as u8, addr)) {
+        self.warn_once(e)
+    }
+
+    /// Keeps `e` as a warning once per (core, address) and answers the access with no effect
+    /// (a load reads 0).
+    fn warn_once<T: Default>(&mut self, e: ChipError) -> Access<T> {
+        if self
+            .p
+            .warned
+            .insert((self.core as u8, e.loc.addr.unwrap_or(0)))
+        {
             self.p.warnings.push(e);
         }
         Access::Done(T::default())

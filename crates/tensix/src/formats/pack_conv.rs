@@ -275,42 +275,42 @@ mod tests {
 
     #[test]
     fn early_fp32_to_fp16_rounds_at_bit_twelve_and_narrows() {
-        // 1.0 + 2^-11 (a tie at FP16's last place) rounds up in magnitude.
-        assert_eq!(
-            wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x3f80_1000)),
-            0x3c01
-        );
-        assert_eq!(
-            wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x3f80_0fff)),
-            0x3c00
-        );
-        assert_eq!(
-            wide_fp16_to_fp16(early_fp32_to_wide_fp16(0xbf80_1000)),
-            0xbc01
-        );
-        // NaN saturates to infinity first, then FP16 saturates to 0x7fff.
-        assert_eq!(
-            wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x7fc0_0000)),
-            0x7fff
-        );
-        // Below FP16's range: a zero of the sign; FP32 denormals flush to +0 first.
-        assert_eq!(
-            wide_fp16_to_fp16(early_fp32_to_wide_fp16(0xb000_0000)),
-            0x8000
-        );
-        assert_eq!(
-            wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x8000_0001)),
-            0x0000
-        );
-        // 2^-14 (FP16 exponent 1) and 2^-15 (exponent 0, kept as a zero of the sign).
-        assert_eq!(
-            wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x3880_0000)),
-            0x0400
-        );
-        assert_eq!(
-            wide_fp16_to_fp16(early_fp32_to_wide_fp16(0x3800_0000)),
-            0x0000
-        );
+        for (fp32, fp16, why) in [
+            (
+                0x3f80_1000,
+                0x3c01,
+                "1.0 + 2^-11, a tie at FP16's last place, rounds up",
+            ),
+            (0x3f80_0fff, 0x3c00, "below the tie rounds down"),
+            (
+                0xbf80_1000,
+                0xbc01,
+                "ties round up in magnitude for negatives too",
+            ),
+            (
+                0x7fc0_0000,
+                0x7fff,
+                "NaN saturates to infinity, then FP16 to 0x7fff",
+            ),
+            (
+                0xb000_0000,
+                0x8000,
+                "below FP16's range: a zero of the sign",
+            ),
+            (0x8000_0001, 0x0000, "FP32 denormals flush to +0 first"),
+            (0x3880_0000, 0x0400, "2^-14: FP16 exponent 1"),
+            (
+                0x3800_0000,
+                0x0000,
+                "2^-15: exponent 0, kept as a zero of the sign",
+            ),
+        ] {
+            assert_eq!(
+                wide_fp16_to_fp16(early_fp32_to_wide_fp16(fp32)),
+                fp16,
+                "{fp32:#010x}: {why}"
+            );
+        }
     }
 
     #[test]

@@ -23,9 +23,10 @@
 #   -h, --help        this text
 #
 # Sets up, idempotently, under .cache/ (git-ignored):
-#   .cache/llk-venv/   CPython 3.11 venv: torch (PyPI), tt-exalens 0.4.2 (brings tt-umd 0.9.14) and
-#                      the harness's tests/requirements.txt less tt-smi/pre-commit. A torch already
-#                      importable there is kept. $LLK_PYTHON picks the interpreter.
+#   .cache/llk-venv/   CPython 3.11 venv: torch (PyPI; its CUDA libraries in .cache/torch-cuda/,
+#                      shared with the ttnn venv: scripts/torch/install.sh), tt-exalens 0.4.2
+#                      (brings tt-umd 0.9.14) and the harness's tests/requirements.txt less
+#                      tt-smi/pre-commit. $LLK_PYTHON picks the interpreter.
 #   .cache/llk/root/   the wheel's ttnn/tt_metal/* (no pre-compiled/) and ttnn/ttnn/cpp as ttnn/cpp,
 #                      laid out as siblings the way the harness's include paths expect; in
 #                      tt_metal/tt-llk/tests/sfpi/compiler/bin/ the tools the harness calls:
@@ -123,17 +124,14 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ] \
    && "$vpy" -c 'import torch, ttexalens, tt_umd, pytest' 2>/dev/null; then
   log "venv ready: $("$vpy" -c 'import torch; from importlib.metadata import version as v; print("torch", torch.__version__, "tt-exalens", v("tt-exalens"), "tt-umd", v("tt-umd"))')"
 else
-  if "$vpy" -c 'import torch' 2>/dev/null; then
-    log "torch $("$vpy" -c 'import torch; print(torch.__version__)') already in the venv: kept"
-  else
-    torch_pin="$(printf '%s\n' "$req_src" | grep -o '^torch==[^ ]*' || echo torch)"
-    log "installing $torch_pin from PyPI (the CUDA build, about 4 GB with its nvidia-* wheels; runs on the CPU)"
-    "$vpy" -m pip install --disable-pip-version-check --progress-bar off "$torch_pin" >&2
-  fi
+  # torch at the harness's pin, its CUDA libraries shared with the ttnn venv (scripts/torch/install.sh).
+  torch_version="$(printf '%s\n' "$req_src" | sed -n 's/^torch==\([0-9.]*\).*/\1/p' | head -n1)"
+  [ -n "$torch_version" ] || die "tt-llk's tests/requirements.txt pins no torch version"
+  bash scripts/torch/install.sh "$vpy" "$torch_version"
   log "installing the harness's requirements (less tt-smi, pre-commit) with tt-exalens==$EXALENS_VERSION:"
   printf '%s\n' "$req" | tr '\n' ' ' | fold -s -w 100 | sed 's/^/    /' >&2; echo >&2
   printf '%s\n' "$req" > "$venv/llk-requirements.txt"
-  "$vpy" -m pip install --disable-pip-version-check --progress-bar off --prefer-binary \
+  "$vpy" -m pip install --disable-pip-version-check --progress-bar off --prefer-binary --no-cache-dir \
     -r "$venv/llk-requirements.txt" >&2
   have_umd="$("$vpy" -c 'from importlib.metadata import version; print(version("tt-umd"))')"
   [ "$have_umd" = "$UMD_VERSION" ] || log "warning: tt-umd $have_umd installed, bhemu is checked against $UMD_VERSION"

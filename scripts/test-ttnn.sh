@@ -12,8 +12,9 @@
 # Installs, idempotently, under .cache/ (git-ignored):
 #   .cache/ttnn-venv/  CPython 3.10 venv (pyenv's 3.10 or python3.10 on PATH; $TTNN_PYTHON picks
 #                      another): ttnn 0.81.1 (the wheel of scripts/fetch-ttnn.sh) with its
-#                      requirements, torch from PyPI, pytest. ttnn's runtime root is its package
-#                      directory, site-packages/ttnn, prepared there:
+#                      requirements, torch from PyPI (its CUDA libraries in .cache/torch-cuda/,
+#                      shared with the tt-llk venv: scripts/torch/install.sh), pytest. ttnn's
+#                      runtime root is its package directory, site-packages/ttnn, prepared there:
 #                      runtime/sfpi/compiler/bin/riscv-tt-elf-g++ -> scripts/metal/riscv-tt-elf-g++
 #                      (Debian's riscv64-unknown-elf-g++ behind it) and riscv-tt-elf-{size,objcopy,
 #                      objdump} -> Debian's binutils; the firmware build-key alias in
@@ -90,14 +91,11 @@ stamp="$venv/.bhemu-ttnn"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && "$vpy" -c 'import torch, ttnn, pytest' 2>/dev/null; then
   log "venv ready: $want"
 else
-  if ! "$vpy" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH_VERSION')" 2>/dev/null; then
-    log "installing torch==$TORCH_VERSION from PyPI (the CUDA build, about 4 GB with its nvidia-* wheels; runs on the CPU)"
-    "$vpy" -m pip install -q --disable-pip-version-check --progress-bar off "torch==$TORCH_VERSION" >&2
-  fi
+  bash scripts/torch/install.sh "$vpy" "$TORCH_VERSION"
   log "installing $(basename "$wheel") with its requirements (numpy<2, loguru, networkx, graphviz, pyyaml, click, pandas, seaborn, ml_dtypes) and pytest"
   # --force-reinstall of the wheel alone: the patches below are made to the installed files.
-  "$vpy" -m pip install -q --disable-pip-version-check --progress-bar off "$wheel" pytest >&2
-  "$vpy" -m pip install -q --disable-pip-version-check --progress-bar off --no-deps --force-reinstall "$wheel" >&2
+  "$vpy" -m pip install -q --disable-pip-version-check --progress-bar off --no-cache-dir "$wheel" pytest >&2
+  "$vpy" -m pip install -q --disable-pip-version-check --progress-bar off --no-cache-dir --no-deps --force-reinstall "$wheel" >&2
   "$vpy" -c 'import torch, ttnn, pytest' >/dev/null 2>&1 || die "venv check failed: import torch, ttnn, pytest"
   echo "$want" > "$stamp"
   log "venv ready"

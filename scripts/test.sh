@@ -8,6 +8,9 @@
 # with a message naming it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Free disk before each tier that installs something large (the Python tiers' venvs need about
+# 9 GB in all, torch's CUDA libraries shared between them: scripts/torch/install.sh).
+disk() { echo "test.sh: $(df -Ph . | awk 'NR == 2 { print $4 }') free on this disk before $1"; }
 
 need_pkgs=()
 # The program tests compare each RISC-V run with the same C source built natively.
@@ -69,12 +72,14 @@ fi
 
 # libttsim.so driven by the real tt-umd 0.9.14 client from PyPI (tests/umd/README.md).
 if [ "${BHEMU_NO_UMD:-0}" != 1 ]; then
+  disk tt-umd
   bash scripts/test-umd.sh
 fi
 
 # tt-metal's own host library (libtt_metal.so, ttnn 0.81.1 wheel) opening bhemu and running the
 # programs its JIT compiles (docs/tt-metal-on-bhemu.md).
 if [ "${BHEMU_NO_METAL:-0}" != 1 ]; then
+  disk tt-metal
   bash scripts/test-metal.sh
 fi
 
@@ -82,6 +87,7 @@ fi
 # that passes on bhemu (scripts/llk/ci-sample.txt, about 6 minutes). The venv (torch, tt-exalens)
 # lands in .cache/llk-venv. The full per-file table: scripts/test-llk.sh --all-files --per-file 8.
 if [ "${BHEMU_NO_LLK:-0}" != 1 ]; then
+  disk tt-llk
   bash scripts/test-llk.sh --timeout 60 --ids-from scripts/llk/ci-sample.txt
 fi
 
@@ -89,5 +95,6 @@ fi
 # reference was built above, bit for bit against it. The whole suite: scripts/test-ttnn.sh.
 # The venv (CPython 3.10, ttnn 0.81.1, torch) lands in .cache/ttnn-venv.
 if [ "${BHEMU_NO_TTNN:-0}" != 1 ]; then
+  disk ttnn
   bash scripts/test-ttnn.sh --sample
 fi

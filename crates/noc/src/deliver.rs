@@ -258,40 +258,13 @@ impl Noc {
                 flits: nflits,
                 ack,
             } => {
-                let np = req.non_posted();
-                let inline = req.ctrl & regs::ctrl::NOC_CMD_WR_INLINE != 0;
                 let node = self.topo.nodes()[receiver].id;
                 let r = match &data {
                     None => Ok(()),
-                    Some(d) => match mask {
-                        None => ep.write(node, addr, d),
-                        Some(m) => write_masked(ep, node, addr, d, m),
-                    },
+                    Some(d) => store_write(ep, node, &req, addr, d, mask),
                 };
-                // MemoryMap.md NOC_PACKET_TAG bit 9: a posted write also stores its first 16
-                // bytes at NOC_AT_DATA << 4.
-                let r = r.and_then(|_| match &data {
-                    Some(d)
-                        if !np
-                            && !inline
-                            && req.packet_tag & regs::tag::NOC_PACKET_TAG_HEADER_STORE != 0 =>
-                    {
-                        let n = d.len().min(16);
-                        ep.write(node, (req.at_data as u64) << 4, &d[..n])
-                    }
-                    _ => Ok(()),
-                });
-                let rcv = self.niu_mut(receiver, req.noc);
-                if np {
-                    rcv.bump(c::NIU_SLV_NONPOSTED_WR_REQ_STARTED, 1);
-                    rcv.bump(c::NIU_SLV_NONPOSTED_WR_DATA_WORD_RECEIVED, nflits);
-                    rcv.bump(c::NIU_SLV_NONPOSTED_WR_REQ_RECEIVED, 1);
-                    rcv.bump(c::NIU_SLV_WR_ACK_SENT, 1);
-                } else {
-                    rcv.bump(c::NIU_SLV_POSTED_WR_REQ_STARTED, 1);
-                    rcv.bump(c::NIU_SLV_POSTED_WR_DATA_WORD_RECEIVED, nflits);
-                    rcv.bump(c::NIU_SLV_POSTED_WR_REQ_RECEIVED, 1);
-                }
+                self.niu_mut(receiver, req.noc)
+                    .count_write_received(req.non_posted(), nflits);
                 if let Some(a) = ack {
                     let due = now + self.latency(req.noc, receiver, a);
                     self.schedule(due, Event::WriteAck { req, niu: a });
@@ -347,6 +320,30 @@ impl Noc {
             }
         }
     }
+}
+
+/// A write's data stored at its receiver: all of it, or the bytes `mask` selects; a posted
+/// write with NOC_PACKET_TAG bit 9 (MemoryMap.md) also stores its first 16 bytes at
+/// `NOC_AT_DATA << 4`.
+fn store_write<E: NocEndpoints + ?Sized>(
+    ep: &mut E,
+    node: NodeId,
+    req: &Request,
+    addr: u64,
+    data: &[u8],
+    mask: Option<u64>,
+) -> Result<(), NocError> {
+    match mask {
+        None => ep.write(node, addr, data)?,
+        Some(m) => write_masked(ep, node, addr, data, m)?,
+    }
+    let inline = req.ctrl & regs::ctrl::NOC_CMD_WR_INLINE != 0;
+    if !req.non_posted() && !inline && req.packet_tag & regs::tag::NOC_PACKET_TAG_HEADER_STORE != 0
+    {
+        let n = data.len().min(16);
+        ep.write(node, (req.at_data as u64) << 4, &data[..n])?;
+    }
+    Ok(())
 }
 
 /// Data flits for `len` bytes (64 bytes per flit, NoC/README.md). bhemu ignores the extra flit

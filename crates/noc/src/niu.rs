@@ -425,6 +425,20 @@ impl Niu {
     }
 
     /// Adds to a 32-bit counter (wrapping).
+    /// The receiver's counters for a write request of `flits` data flits.
+    pub(crate) fn count_write_received(&mut self, non_posted: bool, flits: u32) {
+        if non_posted {
+            self.bump(counter::NIU_SLV_NONPOSTED_WR_REQ_STARTED, 1);
+            self.bump(counter::NIU_SLV_NONPOSTED_WR_DATA_WORD_RECEIVED, flits);
+            self.bump(counter::NIU_SLV_NONPOSTED_WR_REQ_RECEIVED, 1);
+            self.bump(counter::NIU_SLV_WR_ACK_SENT, 1);
+        } else {
+            self.bump(counter::NIU_SLV_POSTED_WR_REQ_STARTED, 1);
+            self.bump(counter::NIU_SLV_POSTED_WR_DATA_WORD_RECEIVED, flits);
+            self.bump(counter::NIU_SLV_POSTED_WR_REQ_RECEIVED, 1);
+        }
+    }
+
     pub fn bump(&mut self, i: usize, n: u32) {
         if let Some(c) = self.counters.get_mut(i) {
             *c = c.wrapping_add(n);

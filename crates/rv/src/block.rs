@@ -18,8 +18,8 @@
 //!
 //! The chip's fast schedule states this as docs/execution-model.md EM-18 (run-ahead itself:
 //! EM-17); its tests are `em18_…` in `crates/rv/tests/run_blocks.rs`.
-use crate::cache::{Kind, Op, EMPTY};
 use crate::exec::value;
+use crate::op::{Kind, Op, EMPTY};
 
 /// One block: `len` body ops starting at `body` in the arena, all straight-line private ops
 /// (ALU, `lui`/`auipc`, `fence`), for the instructions at `start .. end`; then the op at `end`.

@@ -2,17 +2,18 @@
 //! kind; CSRs, AMOs and every exceptional path are out of line so the hot loop stays small.
 use crate::alu;
 use crate::bus::{Access, Bus, BusFault, Width};
-use crate::cache::{DecodeCache, Kind, Op, AMO_OPS, CSR_OPS, X0_SINK};
+use crate::cache::DecodeCache;
 use crate::csr::{self, CsrSlot, Csrs};
 use crate::error::HartErrorKind as E;
 use crate::hart::{Flow, HartConfig, MisalignedAccess};
+use crate::op::{Kind, Op, AMO_OPS, CSR_OPS, X0_SINK};
 use bhemu_isa::riscv::{encode, AmoOp, CsrOp, Insn};
 
 /// The architectural state instructions read and write, apart from the pc (which each op
 /// receives and returns) and the decode cache (passed alongside: a separate struct lets
 /// `Hart::step` lend both at once without moving either, which halves the cost of a step).
 pub(crate) struct Core {
-    /// x0..x31, then the sink slot for writes to x0 (see `cache::X0_SINK`), then padding so
+    /// x0..x31, then the sink slot for writes to x0 (see `op::X0_SINK`), then padding so
     /// that a 6-bit index needs no bounds check.
     pub x: [u32; 64],
     pub cycles: u64,

@@ -9,6 +9,7 @@ pub mod error;
 mod exec;
 pub mod flat_ram;
 pub mod hart;
+mod op;
 pub mod workload;
 
 pub use bus::{Access, Bus, BusFault, Width};

@@ -180,245 +180,201 @@ fn err(file: &str, line: usize, reason: impl std::fmt::Display) -> TensixError {
     TensixError::new(ErrorKind::Invalid, 0, format!("{file}:{line}: {reason}"))
 }
 
+/// Where a line is, for its errors.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    file: &'a str,
+    line: usize,
+}
+
+impl At<'_> {
+    fn err(self, reason: impl std::fmt::Display) -> TensixError {
+        err(self.file, self.line, reason)
+    }
+
+    /// `text` as a number below `limit`, or `what` named in the error.
+    fn number_below(self, text: &str, limit: u64, what: &str) -> Result<u64, TensixError> {
+        parse_num(text)
+            .filter(|&v| v < limit)
+            .ok_or_else(|| self.err(format!("{what} `{}` is not 0-{}", text.trim(), limit - 1)))
+    }
+
+    /// `text` as a 32-bit number; `what` (empty, or ending in a space) prefixes the error.
+    fn word(self, text: &str, what: &str) -> Result<u32, TensixError> {
+        parse_num(text)
+            .filter(|&v| v <= u32::MAX as u64)
+            .map(|v| v as u32)
+            .ok_or_else(|| self.err(format!("{what}`{}` is not a 32-bit number", text.trim())))
+    }
+}
+
 /// Parse `text` (named `file` in errors) for `arch`.
 pub fn parse(arch: Arch, file: &str, text: &str) -> Result<Program, TensixError> {
     let mut p = Program::default();
     let mut current: Option<usize> = None;
     for (n, raw) in text.lines().enumerate() {
-        let line_no = n + 1;
+        let at = At { file, line: n + 1 };
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
         if let Some(sec) = line.strip_prefix('[') {
-            let name = sec.strip_suffix(']').ok_or_else(|| {
-                err(
-                    file,
-                    line_no,
-                    "a section header is `[t0]`, `[t1]` or `[t2]`",
-                )
-            })?;
-            current = match name.trim() {
-                "t0" | "T0" => Some(0),
-                "t1" | "T1" => Some(1),
-                "t2" | "T2" => Some(2),
-                other => {
-                    return Err(err(
-                        file,
-                        line_no,
-                        format!("unknown section `[{other}]` (threads are t0, t1, t2)"),
-                    ))
-                }
-            };
+            current = Some(parse_section(at, sec)?);
             continue;
         }
-        let mut words = line.split_whitespace();
-        let first = words.next().unwrap_or("");
+        let first = line.split_whitespace().next().unwrap_or("");
+        let rest = &line[first.len()..];
         match first {
-            "l1" => {
-                let (addr, bytes) = parse_l1(file, line_no, &line[2..])?;
-                p.l1.push((addr, bytes));
-                continue;
-            }
-            "dst" => {
-                // Same value syntax as `l1`, the address being a Dst row.
-                let (row, bytes) = parse_l1(file, line_no, &line[3..])?;
-                let kind = line
-                    .split_once('=')
-                    .map(|(_, r)| r.trim())
-                    .and_then(|r| r.split_whitespace().next())
-                    .unwrap_or("");
-                let fmt = ElemFormat::parse(kind)
-                    .filter(|f| *f != ElemFormat::U8)
-                    .ok_or_else(|| {
-                        err(
-                            file,
-                            line_no,
-                            "a Dst preload is `dst ROW = FORMAT [values]` with FORMAT one of bf16 fp16 fp32 u16 u32",
-                        )
-                    })?;
-                let rows = bytes.len().div_ceil(fmt.size() * crate::state::DST_COLS);
-                if row as usize + rows > crate::state::DST_ROWS {
-                    return Err(err(
-                        file,
-                        line_no,
-                        format!("{rows} rows from row {row} leave Dst (1024 rows)"),
-                    ));
+            "l1" => p.l1.push(parse_l1(file, at.line, rest)?),
+            "dst" => p.dst.push(parse_dst_preload(at, rest)?),
+            "cfg" => p.cfg.push(parse_cfg_preload(at, rest, current)?),
+            "dump" => p.dumps.push(parse_dump(file, at.line, rest)?),
+            "sem" => p.sems.push(parse_sem(at, line)?),
+            _ => {
+                let Some(t) = current else {
+                    return Err(
+                        at.err("instruction or mopcfg before any `[t0]`/`[t1]`/`[t2]` section")
+                    );
+                };
+                let thread = &mut p.threads[t];
+                match first {
+                    "mopcfg" => {
+                        let (i, v) = rest
+                            .split_once('=')
+                            .ok_or_else(|| at.err("expected `mopcfg I = VALUE`"))?;
+                        let i = at.number_below(i, 9, "MopCfg index")?;
+                        thread
+                            .mopcfg
+                            .push((i as usize, at.word(v, "MopCfg value ")?));
+                    }
+                    "gpr" => {
+                        let (i, v) = rest
+                            .split_once('=')
+                            .ok_or_else(|| at.err("expected `gpr N = VALUE`"))?;
+                        let i = at.number_below(i, 64, "GPR index")?;
+                        thread.gprs.push((i as usize, at.word(v, "")?));
+                    }
+                    ".word" => thread.words.push((parse_dot_word(at, rest)?, at.line)),
+                    _ => match assemble(arch, line) {
+                        Ok(w) => thread.words.push((w, at.line)),
+                        Err(e) => return Err(at.err(format!("cannot assemble `{line}`: {e}"))),
+                    },
                 }
-                p.dst.push((row, fmt, bytes));
-                continue;
             }
-            "cfg" => {
-                let (name, v) = line[3..]
-                    .split_once('=')
-                    .ok_or_else(|| err(file, line_no, "expected `cfg NAME = VALUE`"))?;
-                let raw_word = parse_num(name)
-                    .filter(|&w| (w as usize) < crate::state::CFG_WORDS)
-                    .map(|w| CfgField {
-                        name: "word",
-                        space: crate::state::Space::Config,
-                        addr32: w as usize,
-                        shamt: 0,
-                        mask: u32::MAX,
-                    });
-                let field = raw_word
-                    .or_else(|| CfgField::by_name(name.trim()))
-                    .ok_or_else(|| {
-                        err(
-                            file,
-                            line_no,
-                            format!(
-                                "`{}` is not a field of Blackhole's cfg_defines.h",
-                                name.trim()
-                            ),
-                        )
-                    })?;
-                let value = parse_num(v)
-                    .filter(|&v| v <= u32::MAX as u64)
-                    .ok_or_else(|| {
-                        err(
-                            file,
-                            line_no,
-                            format!("`{}` is not a 32-bit number", v.trim()),
-                        )
-                    })?;
-                let width_max = (field.mask >> field.shamt) as u64;
-                if value > width_max {
-                    return Err(err(
-                        file,
-                        line_no,
-                        format!(
-                            "{value:#x} does not fit {} (at most {width_max:#x})",
-                            field.name
-                        ),
-                    ));
-                }
-                if field.space == crate::state::Space::Thread && current.is_none() {
-                    return Err(err(
-                        file,
-                        line_no,
-                        format!(
-                            "{} is a ThreadConfig field: set it inside a [tN] section",
-                            field.name
-                        ),
-                    ));
-                }
-                p.cfg.push(CfgPreload {
-                    field,
-                    thread: current,
-                    value: value as u32,
-                });
-                continue;
-            }
-            "dump" => {
-                p.dumps.push(parse_dump(file, line_no, &line[4..])?);
-                continue;
-            }
-            _ => {}
-        }
-        if first == "sem" {
-            // sem N init V max M
-            let toks: Vec<&str> = line.split_whitespace().collect();
-            if toks.len() != 6 || toks[2] != "init" || toks[4] != "max" {
-                return Err(err(file, line_no, "expected `sem N init V max M`"));
-            }
-            let idx = parse_num(toks[1]).filter(|&v| v < 8).ok_or_else(|| {
-                err(
-                    file,
-                    line_no,
-                    format!("semaphore index `{}` is not 0-7", toks[1]),
-                )
-            })?;
-            let v = parse_num(toks[3]).filter(|&v| v < 16).ok_or_else(|| {
-                err(
-                    file,
-                    line_no,
-                    format!("semaphore value `{}` is not 0-15", toks[3]),
-                )
-            })?;
-            let m = parse_num(toks[5]).filter(|&v| v < 16).ok_or_else(|| {
-                err(
-                    file,
-                    line_no,
-                    format!("semaphore max `{}` is not 0-15", toks[5]),
-                )
-            })?;
-            p.sems.push((idx as usize, v as u8, m as u8));
-            continue;
-        }
-        let Some(t) = current else {
-            return Err(err(
-                file,
-                line_no,
-                "instruction or mopcfg before any `[t0]`/`[t1]`/`[t2]` section",
-            ));
-        };
-        if first == "mopcfg" {
-            let rest = line["mopcfg".len()..].trim();
-            let (i, v) = rest
-                .split_once('=')
-                .ok_or_else(|| err(file, line_no, "expected `mopcfg I = VALUE`"))?;
-            let i = parse_num(i).filter(|&i| i < 9).ok_or_else(|| {
-                err(
-                    file,
-                    line_no,
-                    format!("MopCfg index `{}` is not 0-8", i.trim()),
-                )
-            })?;
-            let v = parse_num(v)
-                .filter(|&v| v <= u32::MAX as u64)
-                .ok_or_else(|| {
-                    err(
-                        file,
-                        line_no,
-                        format!("MopCfg value `{}` is not a 32-bit number", v.trim()),
-                    )
-                })?;
-            p.threads[t].mopcfg.push((i as usize, v as u32));
-            continue;
-        }
-        if first == "gpr" {
-            let (i, v) = line[3..]
-                .split_once('=')
-                .ok_or_else(|| err(file, line_no, "expected `gpr N = VALUE`"))?;
-            let i = parse_num(i).filter(|&i| i < 64).ok_or_else(|| {
-                err(
-                    file,
-                    line_no,
-                    format!("GPR index `{}` is not 0-63", i.trim()),
-                )
-            })?;
-            let v = parse_num(v)
-                .filter(|&v| v <= u32::MAX as u64)
-                .ok_or_else(|| {
-                    err(
-                        file,
-                        line_no,
-                        format!("`{}` is not a 32-bit number", v.trim()),
-                    )
-                })?;
-            p.threads[t].gprs.push((i as usize, v as u32));
-            continue;
-        }
-        if first == ".word" {
-            let v = words
-                .next()
-                .ok_or_else(|| err(file, line_no, "`.word` needs a value"))?;
-            if words.next().is_some() {
-                return Err(err(file, line_no, "`.word` takes exactly one value"));
-            }
-            let w = parse_num(v)
-                .filter(|&v| v <= u32::MAX as u64)
-                .ok_or_else(|| err(file, line_no, format!("`{v}` is not a 32-bit number")))?;
-            p.threads[t].words.push((w as u32, line_no));
-            continue;
-        }
-        match assemble(arch, line) {
-            Ok(w) => p.threads[t].words.push((w, line_no)),
-            Err(e) => return Err(err(file, line_no, format!("cannot assemble `{line}`: {e}"))),
         }
     }
     Ok(p)
+}
+
+/// `[t0]`, `[t1]` or `[t2]` (after the `[`): the thread the following lines program.
+fn parse_section(at: At, sec: &str) -> Result<usize, TensixError> {
+    let name = sec
+        .strip_suffix(']')
+        .ok_or_else(|| at.err("a section header is `[t0]`, `[t1]` or `[t2]`"))?;
+    match name.trim() {
+        "t0" | "T0" => Ok(0),
+        "t1" | "T1" => Ok(1),
+        "t2" | "T2" => Ok(2),
+        other => Err(at.err(format!(
+            "unknown section `[{other}]` (threads are t0, t1, t2)"
+        ))),
+    }
+}
+
+/// `dst ROW = FORMAT [values]` (after the `dst`): the value syntax of `l1`, the address being a
+/// Dst row.
+fn parse_dst_preload(at: At, rest: &str) -> Result<(u32, ElemFormat, Vec<u8>), TensixError> {
+    let (row, bytes) = parse_l1(at.file, at.line, rest)?;
+    let kind = rest
+        .split_once('=')
+        .map(|(_, r)| r.trim())
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or("");
+    let fmt = ElemFormat::parse(kind)
+        .filter(|f| *f != ElemFormat::U8)
+        .ok_or_else(|| {
+            at.err("a Dst preload is `dst ROW = FORMAT [values]` with FORMAT one of bf16 fp16 fp32 u16 u32")
+        })?;
+    let rows = bytes.len().div_ceil(fmt.size() * crate::state::DST_COLS);
+    if row as usize + rows > crate::state::DST_ROWS {
+        return Err(at.err(format!("{rows} rows from row {row} leave Dst (1024 rows)")));
+    }
+    Ok((row, fmt, bytes))
+}
+
+/// `cfg NAME = VALUE` or `cfg WORD = VALUE` (after the `cfg`); a ThreadConfig field only inside
+/// a thread's section, which it then applies to.
+fn parse_cfg_preload(
+    at: At,
+    rest: &str,
+    current: Option<usize>,
+) -> Result<CfgPreload, TensixError> {
+    let (name, v) = rest
+        .split_once('=')
+        .ok_or_else(|| at.err("expected `cfg NAME = VALUE`"))?;
+    let raw_word = parse_num(name)
+        .filter(|&w| (w as usize) < crate::state::CFG_WORDS)
+        .map(|w| CfgField {
+            name: "word",
+            space: crate::state::Space::Config,
+            addr32: w as usize,
+            shamt: 0,
+            mask: u32::MAX,
+        });
+    let field = raw_word
+        .or_else(|| CfgField::by_name(name.trim()))
+        .ok_or_else(|| {
+            at.err(format!(
+                "`{}` is not a field of Blackhole's cfg_defines.h",
+                name.trim()
+            ))
+        })?;
+    let value = at.word(v, "")?;
+    let width_max = field.mask >> field.shamt;
+    if value > width_max {
+        return Err(at.err(format!(
+            "{value:#x} does not fit {} (at most {width_max:#x})",
+            field.name
+        )));
+    }
+    if field.space == crate::state::Space::Thread && current.is_none() {
+        return Err(at.err(format!(
+            "{} is a ThreadConfig field: set it inside a [tN] section",
+            field.name
+        )));
+    }
+    Ok(CfgPreload {
+        field,
+        thread: current,
+        value,
+    })
+}
+
+/// `sem N init V max M`.
+fn parse_sem(at: At, line: &str) -> Result<(usize, u8, u8), TensixError> {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    if toks.len() != 6 || toks[2] != "init" || toks[4] != "max" {
+        return Err(at.err("expected `sem N init V max M`"));
+    }
+    let idx = at.number_below(toks[1], 8, "semaphore index")?;
+    let v = at.number_below(toks[3], 16, "semaphore value")?;
+    let m = at.number_below(toks[5], 16, "semaphore max")?;
+    Ok((idx as usize, v as u8, m as u8))
+}
+
+/// `.word VALUE` (after the `.word`): one raw instruction word.
+fn parse_dot_word(at: At, rest: &str) -> Result<u32, TensixError> {
+    let mut words = rest.split_whitespace();
+    let v = words
+        .next()
+        .ok_or_else(|| at.err("`.word` needs a value"))?;
+    if words.next().is_some() {
+        return Err(at.err("`.word` takes exactly one value"));
+    }
+    parse_num(v)
+        .filter(|&v| v <= u32::MAX as u64)
+        .map(|v| v as u32)
+        .ok_or_else(|| at.err(format!("`{v}` is not a 32-bit number")))
 }
 
 /// `l1 ADDR = FMT [..]` / `FMT ramp START STEP COUNT` / `file PATH` (after the `l1`).

@@ -270,19 +270,7 @@ impl CoreBus<'_, '_> {
             }
             Target::DebugRegs(off) => {
                 word_only(width)?;
-                match p
-                    .debug
-                    .write(off, value, now)
-                    .map_err(|m| (ErrorKind::Unimplemented, m.to_string()))?
-                {
-                    super::DebugWrite::SoftReset { old } => {
-                        p.soft_reset_old.get_or_insert(old);
-                    }
-                    super::DebugWrite::CfgRead { index } => p
-                        .latch_cfg_read(index)
-                        .map_err(|m| (ErrorKind::AccessRule, m))?,
-                    super::DebugWrite::Done => {}
-                }
+                Self::debug_store(p, off, value, now)?;
                 Access::Done(())
             }
             Target::Pic(off) => {
@@ -351,29 +339,7 @@ impl CoreBus<'_, '_> {
             }
             Target::PcBuf(port) => {
                 word_only(width)?;
-                match port {
-                    PcBufPort::BriscSide(i) => p.pcbufs.brisc_write(i, value),
-                    // PCBufs.md: "Write is discarded"; ManualTTSync.md: stores to
-                    // CoprocessorDoneCheck are discarded.
-                    PcBufPort::TriscSide(_) | PcBufPort::CoprocessorDone(_) => Access::Done(()),
-                    // docs/mop-replay.md MR-11: a store to mop_sync completes only once the MOP
-                    // expander has nothing queued or in progress.
-                    PcBufPort::MopDone(i) => {
-                        match ttsync_check(
-                            p.cp.mop_idle(i),
-                            Override::of(p.debug.pc_buf_override(), i),
-                        ) {
-                            Access::Done(_) => Access::Done(()),
-                            _ => Access::Stall,
-                        }
-                    }
-                    PcBufPort::Semaphore(i) => {
-                        p.cp.sem_window_write(i, value)
-                            .map_err(|e| (ErrorKind::AccessRule, e.message))?;
-                        p.cp_active = true;
-                        Access::Done(())
-                    }
-                }
+                Self::pcbuf_store(p, port, value)?
             }
             Target::Mailbox { region, .. } => {
                 word_only(width)?;
@@ -395,6 +361,48 @@ impl CoreBus<'_, '_> {
                 return Err(unmapped("internal: memory routed as MMIO"))
             }
         })
+    }
+
+    /// A store to a PCBuf window port (PCBufs.md).
+    fn pcbuf_store(p: &mut Parts, port: PcBufPort, value: u32) -> Result<Access<()>, Refusal> {
+        Ok(match port {
+            PcBufPort::BriscSide(i) => p.pcbufs.brisc_write(i, value),
+            // PCBufs.md: "Write is discarded"; ManualTTSync.md: stores to
+            // CoprocessorDoneCheck are discarded.
+            PcBufPort::TriscSide(_) | PcBufPort::CoprocessorDone(_) => Access::Done(()),
+            // docs/mop-replay.md MR-11: a store to mop_sync completes only once the MOP
+            // expander has nothing queued or in progress.
+            PcBufPort::MopDone(i) => {
+                match ttsync_check(p.cp.mop_idle(i), Override::of(p.debug.pc_buf_override(), i)) {
+                    Access::Done(_) => Access::Done(()),
+                    _ => Access::Stall,
+                }
+            }
+            PcBufPort::Semaphore(i) => {
+                p.cp.sem_window_write(i, value)
+                    .map_err(|e| (ErrorKind::AccessRule, e.message))?;
+                p.cp_active = true;
+                Access::Done(())
+            }
+        })
+    }
+
+    /// A store to the RISC-V debug registers: soft reset, Config read-back latch, the rest plain.
+    fn debug_store(p: &mut Parts, off: u32, value: u32, now: u64) -> Result<(), Refusal> {
+        match p
+            .debug
+            .write(off, value, now)
+            .map_err(|m| (ErrorKind::Unimplemented, m.to_string()))?
+        {
+            super::DebugWrite::SoftReset { old } => {
+                p.soft_reset_old.get_or_insert(old);
+            }
+            super::DebugWrite::CfgRead { index } => p
+                .latch_cfg_read(index)
+                .map_err(|m| (ErrorKind::AccessRule, m))?,
+            super::DebugWrite::Done => {}
+        }
+        Ok(())
     }
 
     /// STALLWAIT C10 (STALLWAIT.md, "TRISC has a config / GPR / TDMA-RISC request that has

@@ -4,9 +4,10 @@
 //! bus stalls advances `cycles` but not `instret`. Nothing here depends on wall-clock time or
 //! host state, so runs are deterministic.
 use crate::bus::{Access, Bus};
-use crate::cache::{lower, DecodeCache, Op, EMPTY};
+use crate::cache::DecodeCache;
 use crate::error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 use crate::exec::Core;
+use crate::op::{lower, Op, EMPTY};
 
 mod run_ahead;
 mod traced;

@@ -3,7 +3,7 @@
 //! counters (docs/execution-model.md EM-17, EM-18).
 use super::{Flow, Hart};
 use crate::bus::{Access, Bus};
-use crate::cache::Kind;
+use crate::op::Kind;
 
 /// The part of a hart's state that private instructions change (see [`Hart::run_private`]):
 /// enough to rewind a hart that ran ahead and replay it to any earlier cycle.

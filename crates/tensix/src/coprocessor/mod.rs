@@ -32,6 +32,7 @@ use crate::units::exec::Exec;
 use crate::units::{Ctx, NoMemory, TensixMemory};
 use crate::wait_gate::{Latch, WaitGate};
 
+mod dispatch;
 mod phases;
 mod report;
 

@@ -1,6 +1,6 @@
 //! One cycle's phases (see the parent module for their order): the backend (unpacker
-//! starts, retirements), the Wait Gates (block checks, dispatch, same-cycle effects) and the
-//! frontends; and `execute_data`, which applies an instruction's data effects through the
+//! starts, retirements), the Wait Gates (block checks, dispatch — the decision itself in
+//! `dispatch` — and same-cycle effects) and the frontends; and `execute_data`, which applies an instruction's data effects through the
 //! generated visitor at the point `crate::units` documents.
 use super::*;
 
@@ -187,256 +187,6 @@ impl Coprocessor {
         Ok(())
     }
 
-    /// Decide whether `insn` passes thread `t`'s gate this cycle; if so, send it on and queue
-    /// its effects. Ok(false) = it waits.
-    fn try_dispatch(
-        &mut self,
-        t: usize,
-        insn: Insn,
-        cycle: u64,
-        atgetm_ok: bool,
-        mem: &mut dyn TensixMemory,
-    ) -> Result<bool, TensixError> {
-        let tt = t as u8;
-        match insn.op {
-            Op::Unknown => {
-                return Err(TensixError::new(
-                    ErrorKind::Invalid,
-                    cycle,
-                    format!(
-                        "unknown {} opcode {:#04x} reached the Wait Gate",
-                        self.arch.name(),
-                        insn.opcode
-                    ),
-                )
-                .at(tt, Some(insn.word)));
-            }
-            Op::Mop { .. } | Op::MopCfg { .. } | Op::Replay { .. } => {
-                // Only possible via BRISC pushes or replayed words: these instructions "should
-                // never reach Tensix itself" (YAML; MOP.md: RISCV B cannot use MOP).
-                self.undefined(cycle, tt, insn.word, format!("{} reached the Wait Gate without its expander (pushed by BRISC, or recorded into the replay buffer); dropped", disasm(self.arch, insn.word)))?;
-                return Ok(true);
-            }
-            Op::AtGetM { index } | Op::AtRelM { index } if !self.sync.mutexes.valid(index) => {
-                let name = if matches!(insn.op, Op::AtGetM { .. }) {
-                    "ATGETM"
-                } else {
-                    "ATRELM"
-                };
-                let e = TensixError::new(
-                    ErrorKind::Hang,
-                    cycle,
-                    format!("{name} with invalid mutex index {index} ({} has {}): thread T{t} waits forever ({name}.md)", self.arch.name(), valid_mutex_text(self.arch)),
-                )
-                .at(tt, Some(insn.word));
-                self.threads[t].hung = true;
-                match self.mode {
-                    Mode::Strict => {
-                        let mut e = e;
-                        e.threads = vec![ThreadWait {
-                            thread: tt,
-                            word: Some(insn.word),
-                            waiting_on: format!(
-                                "{} — invalid mutex index {index}",
-                                disasm(self.arch, insn.word)
-                            ),
-                        }];
-                        return Err(e);
-                    }
-                    Mode::Permissive => {
-                        if !self.warnings.contains(&e) {
-                            self.warnings.push(e);
-                        }
-                        return Ok(false);
-                    }
-                }
-            }
-            Op::AtGetM { .. } | Op::AtRelM { .. } if insn.from_brisc => {
-                // docs/mutexes.md MX-9 (per-core access): BRISC cannot push ATGETM/ATRELM.
-                self.undefined(
-                    cycle,
-                    tt,
-                    insn.word,
-                    format!(
-                        "{} pushed by BRISC: only TRISCs can use mutexes; dropped",
-                        disasm(self.arch, insn.word)
-                    ),
-                )?;
-                return Ok(true);
-            }
-            Op::AtGetM { .. } if !atgetm_ok => return Ok(false),
-            _ => {}
-        }
-        // The Sync Unit's one-per-cycle group (SyncUnit.md).
-        let sync_group = matches!(
-            insn.op,
-            Op::StallWait { .. }
-                | Op::SemWait { .. }
-                | Op::SemInit { .. }
-                | Op::SemPost { .. }
-                | Op::SemGet { .. }
-        ) || (insn.unit == Unit::Sync && matches!(insn.op, Op::Other));
-        if sync_group && !self.sync.group_free(cycle) {
-            return Ok(false);
-        }
-        // Matrix Unit instructions that read SrcA/SrcB wait at the gate for their bank
-        // (MVMUL.md etc.; not MOVD2A/MOVD2B, MOVD2A.md).
-        if let Op::Math { wait_a, wait_b, .. } = insn.op {
-            if (wait_a && self.banks.math_blocked(Src::A))
-                || (wait_b && self.banks.math_blocked(Src::B))
-            {
-                return Ok(false);
-            }
-        }
-        if !self.backend.can_accept(insn.unit, &insn, cycle) {
-            return Ok(false);
-        }
-        // The Vector Unit's automatic stalling (SFPMAD.md, SFPSWAP.md, SFPSHFT2.md
-        // "Instruction scheduling") holds the instruction at the gate for the cycle.
-        if insn.unit == Unit::Vector
-            && self.arch == Arch::Blackhole
-            && self.state.sfpu.stalls(insn.word)
-        {
-            return Ok(false);
-        }
-        if matches!(insn.op, Op::SemWait { cond: 0, .. }) {
-            // docs/wait-gate.md WG-3: wait_sem_cond == 0 is undefined behaviour. Permissive: SEMWAIT.md's
-            // functional model latches a STALLWAIT with condition mask 0x0F.
-            self.undefined(
-                cycle,
-                tt,
-                insn.word,
-                "SEMWAIT with wait_sem_cond == 0 is undefined behaviour (SEMWAIT.md)".to_string(),
-            )?;
-        }
-        // It passes.
-        if sync_group {
-            self.sync.take_group(cycle);
-        }
-        match insn.op {
-            Op::StallWait { block, conds } => self
-                .effects
-                .push(Effect::Latch(tt, Latch::StallWait { block, conds })),
-            Op::SemWait { block, sems, cond } => {
-                let l = if cond == 0 {
-                    Latch::StallWait { block, conds: 0x0f }
-                } else {
-                    Latch::SemWait { block, sems, cond }
-                };
-                self.effects.push(Effect::Latch(tt, l));
-            }
-            Op::SemInit { sems, value, max } => {
-                self.effects.push(Effect::SemInit(sems, value, max))
-            }
-            Op::SemPost { sems } => self.effects.push(Effect::SemPost(sems)),
-            Op::SemGet { sems } => self.effects.push(Effect::SemGet(sems)),
-            Op::AtGetM { index } => self.effects.push(Effect::Acquire(index, tt)),
-            Op::AtRelM { index } => self.effects.push(Effect::Release(index, tt)),
-            Op::SetDvalid { a, b } => {
-                if a {
-                    self.effects.push(Effect::GiveToMath(Src::A));
-                }
-                if b {
-                    self.effects.push(Effect::GiveToMath(Src::B));
-                }
-            }
-            Op::ClearDvalid { a, b, keep, reset } => {
-                if reset {
-                    self.effects.push(Effect::ResetBanks);
-                } else {
-                    if a {
-                        self.effects.push(Effect::GiveToUnpackers(Src::A, keep));
-                    }
-                    if b {
-                        self.effects.push(Effect::GiveToUnpackers(Src::B, keep));
-                    }
-                }
-            }
-            Op::Math { flip_a, flip_b, .. } => {
-                // Applied at the end of the dispatch cycle, so that the next Matrix Unit
-                // instruction's automatic wait sees the new MatrixUnit.SrcXBank.
-                if flip_a {
-                    self.effects.push(Effect::GiveToUnpackers(Src::A, false));
-                }
-                if flip_b {
-                    self.effects.push(Effect::GiveToUnpackers(Src::B, false));
-                }
-            }
-            _ => {}
-        }
-        // UNPACR enters its unpacker even if the bank is not yet the Unpackers' and waits
-        // there (WaitGate.md †).
-        let waits = matches!(insn.unit, Unit::Unpack0 | Unit::Unpack1)
-            && unpacker_waits(
-                &self.banks,
-                &insn.op,
-                if insn.unit == Unit::Unpack1 {
-                    Src::B
-                } else {
-                    Src::A
-                },
-            );
-        if insn.unit != Unit::None {
-            self.backend.accept(insn.unit, tt, insn, cycle, waits);
-        }
-        if insn.unit == Unit::Vector {
-            self.sfpu_issued_at = Some(cycle);
-        }
-        // Data effects at dispatch. An UNPACR that must wait inside its unpacker for its bank
-        // computes its addresses, updates its counters and reads L1 now (a later WRCFG of its
-        // base address, as tt-llk's matmul unpack issues right behind it, must not affect it);
-        // the Src datums it produces are held back and written when it starts.
-        if waits {
-            let src = if insn.unit == Unit::Unpack1 {
-                Src::B
-            } else {
-                Src::A
-            };
-            let data = match src {
-                Src::A => &mut self.state.src_a,
-                Src::B => &mut self.state.src_b,
-            };
-            let before = data.clone();
-            data.mark_unwritten();
-            execute_data(
-                DataCtx {
-                    arch: self.arch,
-                    mode: self.mode,
-                    state: &mut self.state,
-                    banks: &self.banks,
-                    warnings: &mut self.warnings,
-                },
-                t,
-                insn.word,
-                cycle,
-                mem,
-            )?;
-            let live = match src {
-                Src::A => &mut self.state.src_a,
-                Src::B => &mut self.state.src_b,
-            };
-            let cells = live.written_cells();
-            let format = live.format(0).or(live.format(1));
-            *live = before;
-            self.deferred_src[usize::from(src == Src::B)].push_back(DeferredSrc { cells, format });
-        } else {
-            execute_data(
-                DataCtx {
-                    arch: self.arch,
-                    mode: self.mode,
-                    state: &mut self.state,
-                    banks: &self.banks,
-                    warnings: &mut self.warnings,
-                },
-                t,
-                insn.word,
-                cycle,
-                mem,
-            )?;
-        }
-        Ok(true)
-    }
-
     /// A cycle in which no thread issued to the Vector Unit: the unit still runs what
     /// SFPLOADMACRO scheduled for it and lets its automatic-stall hazard expire
     /// (`VectorUnit::cycle(None, ..)`, crate::sfpu's contract of one call per cycle).
@@ -512,21 +262,19 @@ impl Coprocessor {
 
 /// The pieces of the coprocessor a data effect touches (borrowed field by field, so the
 /// backend loop can call it while it holds its pipes).
-struct DataCtx<'a> {
-    arch: Arch,
-    mode: Mode,
-    state: &'a mut TensixState,
-    banks: &'a SrcBanks,
-    warnings: &'a mut Vec<TensixError>,
+pub(super) struct DataCtx<'a> {
+    pub(super) arch: Arch,
+    pub(super) mode: Mode,
+    pub(super) state: &'a mut TensixState,
+    pub(super) banks: &'a SrcBanks,
+    pub(super) warnings: &'a mut Vec<TensixError>,
 }
 
-/// Applies one instruction's data effects through the generated visitor (Blackhole only;
-/// Wormhole B0 stays frontend-only).
 /// Whether an unpacker instruction must (still) wait inside its unpacker before it starts:
 /// UNPACR until its bank is the Unpackers' (UNPACR_Regular.md); Blackhole's clearing
 /// UNPACR_NOP until its chosen bank is not the Matrix Unit's (docs/tensix-datapath.md,
 /// "UNPACR_NOP waits").
-fn unpacker_waits(banks: &SrcBanks, op: &Op, src: Src) -> bool {
+pub(super) fn unpacker_waits(banks: &SrcBanks, op: &Op, src: Src) -> bool {
     match op {
         Op::Unpacr { .. }
         | Op::UnpacrNop {
@@ -541,7 +289,9 @@ fn unpacker_waits(banks: &SrcBanks, op: &Op, src: Src) -> bool {
     }
 }
 
-fn execute_data(
+/// Applies one instruction's data effects through the generated visitor (Blackhole only;
+/// Wormhole B0 stays frontend-only).
+pub(super) fn execute_data(
     d: DataCtx,
     thread: usize,
     word: u32,

@@ -161,7 +161,8 @@ impl Tile {
                     self.awake &= !(1 << i);
                     let e = slot.hart.take_error();
                     let fault = self.p.fault.take();
-                    return Err(self.hart_error(core, e, fault, now));
+                    self.core_stopped_by(core, e, fault, now)?;
+                    continue;
                 }
             }
             // Cores before this one in the order have run this cycle; the others have not.

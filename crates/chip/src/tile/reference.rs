@@ -61,7 +61,8 @@ impl Tile {
                     slot.state = CoreState::Faulted;
                     self.awake &= !(1 << i);
                     let fault = self.p.fault.take();
-                    return Err(self.hart_error(core, e, fault, now));
+                    self.core_stopped_by(core, e, fault, now)?;
+                    continue;
                 }
             }
             self.awake = match slot.state {
@@ -73,6 +74,32 @@ impl Tile {
             }
             self.invalidate_dirty_code();
         }
+        Ok(())
+    }
+
+    /// A core's step ended in an error. An illegal instruction — a word that is no
+    /// instruction — is undefined behaviour of the core, so the undefined-behaviour setting
+    /// decides (the coprocessor's mode, `BHEMU_STRICT` through libttsim; docs/execution-model.md
+    /// EM-7): strict, the chip stops with it; permissive, that core alone stops, reported once
+    /// as a warning, and the chip goes on, as silicon's other cores do. Every other error stops
+    /// the chip.
+    pub(super) fn core_stopped_by(
+        &mut self,
+        core: Core,
+        e: HartError,
+        fault: Option<ChipError>,
+        now: u64,
+    ) -> Result<(), ChipError> {
+        let illegal = e.kind == HartErrorKind::IllegalInstruction;
+        let mut err = self.hart_error(core, e, fault, now);
+        if !illegal || self.p.cp.mode() == bhemu_tensix::Mode::Strict {
+            return Err(err);
+        }
+        err.message = format!(
+            "{}; permissive mode: this core stops, the others go on",
+            err.message
+        );
+        self.p.warnings.push(err);
         Ok(())
     }
 

@@ -377,6 +377,49 @@ fn mop_cfg_is_routed_by_the_writing_trisc() {
     );
 }
 
+/// docs/execution-model.md EM-7: an illegal instruction stops the chip in strict mode; in
+/// permissive mode only the core that reached it stops, with one warning naming it, and the
+/// tile's other cores go on.
+#[test]
+fn illegal_instruction_stops_only_its_core_when_permissive() {
+    const ILLEGAL: u32 = 0xFFFF_FFFF;
+    for strictness in [Strictness::Strict, Strictness::Permissive] {
+        let (mut t, mut noc) = tile();
+        t.set_strictness(strictness);
+        // BRISC (reset pc 0): a word that is no instruction.
+        assert!(t.write_l1(0, &ILLEGAL.to_le_bytes()).is_ok());
+        // TRISC0 (reset pc 0x6000): stores a value, then spins.
+        let mut t0 = store(0x3_0000, 0x1234);
+        t0.push(spin());
+        load_prog(&mut t, 0x6000, &t0);
+        // Release BRISC and TRISC0.
+        assert!(t.write_reg(0xFFB1_21B0, 0x46000, 0).is_ok());
+        let r = run(&mut t, &mut noc, 0, 50);
+        assert_eq!(t.core_state(Core::Brisc), CoreState::Faulted);
+        match strictness {
+            Strictness::Strict => {
+                let e = r.expect_err("strict: the illegal instruction stops the chip");
+                assert_eq!(
+                    (e.kind, e.loc.core, e.loc.pc, e.loc.insn),
+                    (ErrorKind::Exception, Some(Core::Brisc), Some(0), Some(ILLEGAL)),
+                    "{e}"
+                );
+            }
+            Strictness::Permissive => {
+                assert!(r.is_ok(), "permissive: the chip goes on: {r:?}");
+                assert_eq!(t.read_l1_u32(0x3_0000).ok(), Some(0x1234), "TRISC0 ran");
+                assert_eq!(t.core_state(Core::Trisc0), CoreState::Running);
+                let w = t.warnings();
+                assert_eq!(w.len(), 1, "{w:?}");
+                assert_eq!(
+                    (w[0].kind, w[0].loc.core, w[0].loc.pc, w[0].loc.insn),
+                    (ErrorKind::Exception, Some(Core::Brisc), Some(0), Some(ILLEGAL))
+                );
+            }
+        }
+    }
+}
+
 /// Fetching outside L1 faults even in permissive mode: there is no instruction to make up.
 #[test]
 fn permissive_mode_still_faults_fetches() {

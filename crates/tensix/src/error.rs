@@ -52,6 +52,9 @@ pub struct TensixError {
     pub thread: Option<u8>,
     /// The instruction word concerned, when one is.
     pub word: Option<u32>,
+    /// The pc of the RISC-V store that pushed that instruction (of the MOP or REPLAY that
+    /// produced it), when known.
+    pub pc: Option<u32>,
     /// The cycle at which the error was detected.
     pub cycle: u64,
     pub message: String,
@@ -65,6 +68,7 @@ impl TensixError {
             kind,
             thread: None,
             word: None,
+            pc: None,
             cycle,
             message: message.into(),
             threads: Vec::new(),
@@ -83,6 +87,9 @@ impl fmt::Display for TensixError {
         write!(f, "{} at cycle {}", self.kind.name(), self.cycle)?;
         if let Some(t) = self.thread {
             write!(f, ", thread T{t}")?;
+        }
+        if let Some(pc) = self.pc {
+            write!(f, ", pushed at pc {pc:#010x}")?;
         }
         if let Some(w) = self.word {
             write!(f, ", word {w:#010x}")?;

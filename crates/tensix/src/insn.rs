@@ -236,6 +236,10 @@ pub struct Insn {
     pub interval: u8,
     /// Pushed by BRISC (entering after the MOP expander) rather than by the thread's TRISC.
     pub from_brisc: bool,
+    /// The pc of the RISC-V store that pushed it — for an instruction a MOP or REPLAY
+    /// produced, that of the MOP or REPLAY — so that a report names the line of the kernel;
+    /// `None` for instructions pushed by a host or a test without one.
+    pub pc: Option<u32>,
 }
 
 impl Insn {
@@ -424,6 +428,7 @@ pub fn decode(arch: Arch, word: u32) -> Insn {
             latency: 1,
             interval: 1,
             from_brisc: false,
+            pc: None,
         };
     };
     let unit = match def.unit {
@@ -477,6 +482,7 @@ pub fn decode(arch: Arch, word: u32) -> Insn {
         latency: def.latency,
         interval: def.interval,
         from_brisc: false,
+        pc: None,
     }
 }
 

@@ -157,6 +157,10 @@ impl MopExpander {
                 mask_lo,
             } => {
                 self.snap = self.cfg_dec;
+                // The expansion's instructions are reported at the MOP's pc.
+                for s in &mut self.snap {
+                    s.pc = insn.pc;
+                }
                 self.start(template, count1, mask_lo);
                 if self.next.is_none() {
                     // An empty expansion ends at once; the penalty follows.

@@ -31,6 +31,8 @@ enum Mode {
 pub struct ReplayExpander {
     buf: [Insn; REPLAY_SLOTS],
     mode: Mode,
+    /// The pc of the REPLAY being played back: the instructions it emits carry it.
+    play_pc: Option<u32>,
 }
 
 /// `len` field: 0 means 64 (REPLAY.md `Instruction.Count or 64`).
@@ -47,6 +49,7 @@ impl ReplayExpander {
         ReplayExpander {
             buf: [Insn::nop(arch); REPLAY_SLOTS],
             mode: Mode::Idle,
+            play_pc: None,
         }
     }
 
@@ -85,7 +88,8 @@ impl ReplayExpander {
     /// During playback: emit the next buffered instruction without ingesting.
     pub fn play(&mut self) -> Option<Insn> {
         if let Mode::Play { index, left } = self.mode {
-            let out = self.buf[index as usize % REPLAY_SLOTS];
+            let mut out = self.buf[index as usize % REPLAY_SLOTS];
+            out.pc = self.play_pc;
             self.mode = if left <= 1 {
                 Mode::Idle
             } else {
@@ -143,6 +147,7 @@ impl ReplayExpander {
                         None
                     } else {
                         // Ingest the REPLAY and emit the first buffered instruction at once.
+                        self.play_pc = insn.pc;
                         self.mode = Mode::Play {
                             index: start % 32,
                             left: count,

@@ -251,6 +251,7 @@ impl CoreBus<'_, '_> {
     ) -> Result<Access<()>, Refusal> {
         let now = self.now;
         let core = self.core;
+        let pc = self.pc;
         let p = &mut *self.p;
         let word_only = |w: u32| -> Result<(), Refusal> {
             if w == 4 {
@@ -327,7 +328,7 @@ impl CoreBus<'_, '_> {
                 };
                 match p
                     .cp
-                    .push(thread, src, value)
+                    .push_from(thread, src, value, Some(pc))
                     .map_err(|e| (ErrorKind::Tensix, e.to_string()))?
                 {
                     Pushed::Accepted => {

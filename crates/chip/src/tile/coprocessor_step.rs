@@ -56,6 +56,7 @@ impl Tile {
         c.loc.tile = Some((self.p.node.x, self.p.node.y));
         c.loc.thread = e.thread;
         c.loc.insn = e.word;
+        c.loc.pc = e.pc;
         c.loc.cycle = Some(e.cycle);
         c
     }

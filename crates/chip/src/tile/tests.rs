@@ -401,7 +401,12 @@ fn illegal_instruction_stops_only_its_core_when_permissive() {
                 let e = r.expect_err("strict: the illegal instruction stops the chip");
                 assert_eq!(
                     (e.kind, e.loc.core, e.loc.pc, e.loc.insn),
-                    (ErrorKind::Exception, Some(Core::Brisc), Some(0), Some(ILLEGAL)),
+                    (
+                        ErrorKind::Exception,
+                        Some(Core::Brisc),
+                        Some(0),
+                        Some(ILLEGAL)
+                    ),
                     "{e}"
                 );
             }
@@ -413,7 +418,12 @@ fn illegal_instruction_stops_only_its_core_when_permissive() {
                 assert_eq!(w.len(), 1, "{w:?}");
                 assert_eq!(
                     (w[0].kind, w[0].loc.core, w[0].loc.pc, w[0].loc.insn),
-                    (ErrorKind::Exception, Some(Core::Brisc), Some(0), Some(ILLEGAL))
+                    (
+                        ErrorKind::Exception,
+                        Some(Core::Brisc),
+                        Some(0),
+                        Some(ILLEGAL)
+                    )
                 );
             }
         }
@@ -572,6 +582,51 @@ fn permissive_mode_reaches_the_coprocessor() {
     start(&mut t);
     assert!(run(&mut t, &mut noc, 0, 80).is_ok());
     assert_eq!(t.coprocessor().state().gprs[0][4], 0b1110);
+}
+
+/// docs/libttsim-abi.md "Tensix faults": a report about a Tensix instruction names the pc of
+/// the RISC-V store that pushed it; for an instruction a REPLAY (or MOP) produced, the pc of
+/// the store that pushed the REPLAY (MOP).
+#[test]
+fn tensix_reports_name_the_pc_that_pushed_the_instruction() {
+    use bhemu_isa::tensix::{assemble, Arch};
+    let asm = |s: &str| assemble(Arch::Blackhole, s).unwrap();
+    let bad = asm("ttbitwopdmareg 0, 3, 3, 5, 2"); // reserved mode 3: undefined
+                                                   // BRISC pushes it directly: its second store (pc 0x10, after li t0 / li t1).
+    let (mut t, mut noc) = tile();
+    let mut b = store(0xFFE4_0000, bad);
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    release_brisc(&mut t);
+    let e = run(&mut t, &mut noc, 0, 80).expect_err("strict: undefined behaviour stops");
+    assert_eq!((e.loc.insn, e.loc.pc), (Some(bad), Some(0x10)), "{e}");
+
+    // TRISC0 records it into the replay buffer (not executed), then plays it back: the report
+    // names the pc of the store that pushed the playing REPLAY (0x6000 + 2 * 20 + 16).
+    for strictness in [Strictness::Strict, Strictness::Permissive] {
+        let (mut t, mut noc) = tile();
+        t.set_strictness(strictness);
+        let mut t0 = store(0xFFE4_0000, asm("ttreplay 0, 1, 0, 1"));
+        t0.extend(store(0xFFE4_0000, bad));
+        t0.extend(store(0xFFE4_0000, asm("ttreplay 0, 1, 0, 0")));
+        t0.push(spin());
+        load_prog(&mut t, 0x6000, &t0);
+        assert!(t.write_reg(0xFFB1_21B0, 0x46800, 0).is_ok()); // release TRISC0 only
+        let r = run(&mut t, &mut noc, 0, 120);
+        let e = match strictness {
+            Strictness::Strict => r.expect_err("strict: undefined behaviour stops"),
+            Strictness::Permissive => {
+                assert!(r.is_ok(), "{r:?}");
+                assert_eq!(t.warnings().len(), 1, "{:?}", t.warnings());
+                t.warnings()[0].clone()
+            }
+        };
+        assert_eq!(
+            (e.loc.thread, e.loc.insn, e.loc.pc),
+            (Some(0), Some(bad), Some(0x6038)),
+            "{e}"
+        );
+    }
 }
 
 mod debug_windows;

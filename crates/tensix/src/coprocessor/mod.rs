@@ -242,9 +242,22 @@ impl Coprocessor {
         source: PushSource,
         word: u32,
     ) -> Result<Pushed, TensixError> {
+        self.push_from(thread, source, word, None)
+    }
+
+    /// [`Coprocessor::push`] by the RISC-V store at `pc`, which reports about the instruction
+    /// then name.
+    pub fn push_from(
+        &mut self,
+        thread: usize,
+        source: PushSource,
+        word: u32,
+        pc: Option<u32>,
+    ) -> Result<Pushed, TensixError> {
         self.check_thread(thread)?;
         let mut insn = decode(self.arch, word);
         insn.from_brisc = source == PushSource::Brisc;
+        insn.pc = pc;
         let th = &mut self.threads[thread];
         let r = match source {
             PushSource::Trisc => th.fifo.push(insn),

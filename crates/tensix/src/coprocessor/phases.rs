@@ -149,7 +149,19 @@ impl Coprocessor {
             let Some(insn) = self.threads[t].gate.slot else {
                 continue;
             };
-            if self.try_dispatch(t, insn, cycle, atgetm_ok[t], mem)? {
+            let warned = self.warnings.len();
+            let passed = self.try_dispatch(t, insn, cycle, atgetm_ok[t], mem);
+            // What the dispatch reported about this instruction names the pc that pushed it.
+            let name_pc = |e: &mut TensixError| {
+                if e.pc.is_none() && e.thread == Some(t as u8) && e.word == Some(insn.word) {
+                    e.pc = insn.pc;
+                }
+            };
+            self.warnings[warned..].iter_mut().for_each(name_pc);
+            if passed.map_err(|mut e| {
+                name_pc(&mut e);
+                e
+            })? {
                 self.threads[t].gate.slot = None;
                 self.progressed = true;
                 self.dispatched[t] += 1;

@@ -38,17 +38,43 @@ pub fn dot16(
     accumulate(&dot16_terms(a_col, b_row, phase, dst), Some(old), dst)
 }
 
-/// The terms of [`dot16`]: each group of 8 products that contributes (T4).
+/// The terms of [`dot16`]: each group of 8 products that contributes (T4) — at most two, in
+/// a fixed array (a tile's reference computes millions of them: no allocation per datum).
 pub fn dot16_terms(
     a_col: &[Operand; 16],
     b_row: &[Operand; 16],
     phase: u32,
     dst: DstKind,
-) -> Vec<Term> {
-    let products: Vec<Product> = a_col
-        .iter()
-        .zip(b_row)
-        .map(|(&a, &b)| t4_product(a, b, phase, dst))
-        .collect();
-    products.chunks(8).filter_map(t4_group).collect()
+) -> DotTerms {
+    let products: [Product; 16] =
+        core::array::from_fn(|k| t4_product(a_col[k], b_row[k], phase, dst));
+    let mut out = DotTerms {
+        terms: [Term {
+            neg: false,
+            exp: 0,
+            sig: 0,
+        }; 2],
+        len: 0,
+    };
+    for group in products.chunks(8) {
+        if let Some(t) = t4_group(group) {
+            out.terms[out.len] = t;
+            out.len += 1;
+        }
+    }
+    out
+}
+
+/// The contributing terms of a 16-product dot product (0, 1 or 2), as a slice.
+#[derive(Clone, Copy, Debug)]
+pub struct DotTerms {
+    terms: [Term; 2],
+    len: usize,
+}
+
+impl core::ops::Deref for DotTerms {
+    type Target = [Term];
+    fn deref(&self) -> &[Term] {
+        &self.terms[..self.len]
+    }
 }

@@ -81,7 +81,7 @@ const DRAM_JOB: &str = r#"{"ops":[
  {"op":"write","at":{"dram":{"bank":5}},"addr":4096,"hex":"aa55"},
  {"op":"read","name":"bank5","at":{"tile":{"x":18,"y":15}},"addr":4096,"len":2}]}"#;
 
-const DRAM_ANSWER: &str = r#"bhemu-sim-worker-answer: {"reads":[{"name":"bank0","hex":"0123456789abcdeffedcba9876543210"},{"name":"port1","hex":"0123456789abcdeffedcba9876543210"},{"name":"bank5","hex":"aa55"}],"boot_clocks":0,"run_clocks":0,"clocks":3}"#;
+const DRAM_ANSWER: &str = r#"bhemu-sim-worker-answer: {"reads":[{"name":"bank0","hex":"0123456789abcdeffedcba9876543210"},{"name":"port1","hex":"0123456789abcdeffedcba9876543210"},{"name":"bank5","hex":"aa55"}],"boot_clocks":0,"run_clocks":0,"clocks":3,"boot_us":0,"run_us":0}"#;
 
 fn answer_line(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout)

@@ -193,10 +193,25 @@ pub(super) fn run(a: &RunArgs, reference: &Path) -> Result<ExitCode, CliError> {
     };
     for (who, x) in [("bhemu", &bhemu), ("reference", &refr)] {
         println!(
-            "{who}: boot {} clocks, run {} clocks",
-            x.boot_clocks, x.run_clocks
+            "{who}: boot {} clocks in {:.3} s, run {} clocks in {:.3} s (host time through the client)",
+            x.boot_clocks,
+            x.boot_us as f64 / 1e6,
+            x.run_clocks,
+            x.run_us as f64 / 1e6
         );
     }
+    let ratio = |b: u64, r: u64| {
+        if r == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.2}", b as f64 / r as f64)
+        }
+    };
+    println!(
+        "host time bhemu / reference: boot {}, run {}",
+        ratio(bhemu.boot_us, refr.boot_us),
+        ratio(bhemu.run_us, refr.run_us)
+    );
     let bytes_of =
         |ans: &crate::differential::job::Answer, name: &str| -> Result<Vec<u8>, CliError> {
             let r = ans

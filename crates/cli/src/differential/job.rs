@@ -91,6 +91,13 @@ pub struct Answer {
     pub run_clocks: u64,
     /// Every clock the job advanced, reads of outputs included.
     pub clocks: u64,
+    /// Host microseconds the worker spent in the boot op: the library's work and the client's
+    /// per-read work together, as a tt-umd client would see it.
+    #[serde(default)]
+    pub boot_us: u64,
+    /// Host microseconds in the launch and wait ops.
+    #[serde(default)]
+    pub run_us: u64,
 }
 
 pub fn hex(bytes: &[u8]) -> String {

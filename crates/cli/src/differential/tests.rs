@@ -81,7 +81,8 @@ fn a_child_exiting_0_without_an_answer_line_is_a_failure() {
             reads: vec![],
             boot_clocks: 1,
             run_clocks: 2,
-            clocks: 3
+            clocks: 3,
+            ..Answer::default()
         })
     );
 }

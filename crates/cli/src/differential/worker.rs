@@ -94,7 +94,14 @@ pub fn execute<S: SimCalls>(sim: S, job: &Job) -> Result<Answer, String> {
     let mut ans = Answer::default();
     for (i, op) in job.ops.iter().enumerate() {
         let at = |e: String| format!("op {i} ({}): {e}", op_name(op));
+        let start = std::time::Instant::now();
         run_op(&mut u, op, &mut ans).map_err(at)?;
+        let us = start.elapsed().as_micros() as u64;
+        match op {
+            Op::Boot { .. } => ans.boot_us += us,
+            Op::Launch { .. } | Op::Wait { .. } => ans.run_us += us,
+            _ => {}
+        }
     }
     ans.clocks = u.reads;
     Ok(ans)

@@ -371,10 +371,7 @@ fn parse_dot_word(at: At, rest: &str) -> Result<u32, TensixError> {
     if words.next().is_some() {
         return Err(at.err("`.word` takes exactly one value"));
     }
-    parse_num(v)
-        .filter(|&v| v <= u32::MAX as u64)
-        .map(|v| v as u32)
-        .ok_or_else(|| at.err(format!("`{v}` is not a 32-bit number")))
+    at.word(v, "")
 }
 
 /// `l1 ADDR = FMT [..]` / `FMT ramp START STEP COUNT` / `file PATH` (after the `l1`).

@@ -4,42 +4,26 @@
 mod units_common;
 use bhemu_tensix::state::cfg_fields as f;
 use bhemu_tensix::state::TensixState;
-use bhemu_tensix::{Arch, Coprocessor, FlatL1, PushSource, Pushed};
 use units_common::*;
 
 #[test]
 fn mova2d_moves_eight_rows_of_srca_to_dst_at_rwc_offsets() {
-    let cp = {
-        let mut cp = Coprocessor::new(Arch::Blackhole);
-        math_banks(cp.state_mut());
-        for r in 0..16 {
-            for c in 0..16 {
-                cp.state_mut()
-                    .src_a
-                    .write(0, r, c, src_bf16(0x3f80 + (r * 16 + c) as u16));
+    // The Matrix Unit needs the SrcA bank: SETDVALID hands it over.
+    let s = ok(
+        1,
+        |s| {
+            math_banks(s);
+            for r in 0..16 {
+                for c in 0..16 {
+                    s.src_a
+                        .write(0, r, c, src_bf16(0x3f80 + (r * 16 + c) as u16));
+                }
             }
-        }
-        cp.state_mut().rwcs[1].src_a = 8;
-        cp.state_mut().rwcs[1].dst = 32;
-        let mut l1 = FlatL1::blackhole();
-        // The Matrix Unit needs the SrcA bank: SETDVALID hands it over.
-        for (i, line) in ["ttsetdvalid 1", "ttmova2d 0, 0, 0, 2, 0"]
-            .iter()
-            .enumerate()
-        {
-            assert!(
-                matches!(cp.push(1, PushSource::Trisc, w(line)), Ok(Pushed::Accepted)),
-                "{i}"
-            );
-        }
-        for c in 0..30 {
-            if let Err(e) = cp.step_with(c, &mut l1) {
-                panic!("{e}");
-            }
-        }
-        cp
-    };
-    let s = cp.state();
+            s.rwcs[1].src_a = 8;
+            s.rwcs[1].dst = 32;
+        },
+        &["ttsetdvalid 1", "ttmova2d 0, 0, 0, 2, 0"],
+    );
     for r in 0..8u32 {
         for c in 0..16 {
             let b = 0x3f80 + ((8 + r) * 16 + c as u32) as u16;
@@ -56,29 +40,16 @@ fn mova2d_moves_eight_rows_of_srca_to_dst_at_rwc_offsets() {
 
 #[test]
 fn mova2d_flushes_src_values_with_zero_exponent() {
-    let cp = {
-        let mut cp = Coprocessor::new(Arch::Blackhole);
-        math_banks(cp.state_mut());
-        cp.state_mut().src_a.write(0, 0, 0, src_bf16(0x0001)); // BF16 denormal
-        cp.state_mut()
-            .src_a
-            .write(0, 0, 1, src_bf16(0x8000 | 0x0040));
-        cp.state_mut().src_a.write(0, 0, 2, src_bf16(0x0080)); // smallest normal
-        let mut l1 = FlatL1::blackhole();
-        for line in ["ttsetdvalid 1", "ttmova2d 0, 0, 0, 0, 0"] {
-            assert!(matches!(
-                cp.push(1, PushSource::Trisc, w(line)),
-                Ok(Pushed::Accepted)
-            ));
-        }
-        for c in 0..30 {
-            if let Err(e) = cp.step_with(c, &mut l1) {
-                panic!("{e}");
-            }
-        }
-        cp
-    };
-    let s = cp.state();
+    let s = ok(
+        1,
+        |s| {
+            math_banks(s);
+            s.src_a.write(0, 0, 0, src_bf16(0x0001)); // BF16 denormal
+            s.src_a.write(0, 0, 1, src_bf16(0x8000 | 0x0040));
+            s.src_a.write(0, 0, 2, src_bf16(0x0080)); // smallest normal
+        },
+        &["ttsetdvalid 1", "ttmova2d 0, 0, 0, 0, 0"],
+    );
     assert_eq!(s.dst.read16(0, 0, PLAIN), 0);
     assert_eq!(s.dst.read16(0, 1, PLAIN), 0, "sign dropped too");
     assert_eq!(s.dst.read16(0, 2, PLAIN), dst_bf16(0x0080));
@@ -87,28 +58,19 @@ fn mova2d_flushes_src_values_with_zero_exponent() {
 /// One MOVA2D of SrcA bank 0 (configured BF16, unpacked as FP16) holding the FP16 datum
 /// 0x3c07 in row 0 column 0 (Src FP16 layout: sign 18, mantissa 17..8, exponent 4..0).
 fn mova2d_of_an_fp16_bank(disable_implied: bool) -> u16 {
-    let mut cp = Coprocessor::new(Arch::Blackhole);
-    math_banks(cp.state_mut());
-    if disable_implied {
-        cp.state_mut()
-            .cfg
-            .set(1, f::DISABLE_IMPLIED_SRCA_FMT_Base, 1);
-    }
-    cp.state_mut().src_a.write(0, 0, 0, (7 << 8) | 15);
-    cp.state_mut().src_a.set_format(0, 1); // FP16
-    let mut l1 = FlatL1::blackhole();
-    for line in ["ttsetdvalid 1", "ttmova2d 0, 0, 0, 0, 0"] {
-        assert!(matches!(
-            cp.push(1, PushSource::Trisc, w(line)),
-            Ok(Pushed::Accepted)
-        ));
-    }
-    for c in 0..30 {
-        if let Err(e) = cp.step_with(c, &mut l1) {
-            panic!("{e}");
-        }
-    }
-    cp.state().dst.read16(0, 0, PLAIN)
+    let s = ok(
+        1,
+        |s| {
+            math_banks(s);
+            if disable_implied {
+                s.cfg.set(1, f::DISABLE_IMPLIED_SRCA_FMT_Base, 1);
+            }
+            s.src_a.write(0, 0, 0, (7 << 8) | 15);
+            s.src_a.set_format(0, 1); // FP16
+        },
+        &["ttsetdvalid 1", "ttmova2d 0, 0, 0, 0, 0"],
+    );
+    s.dst.read16(0, 0, PLAIN)
 }
 
 #[test]

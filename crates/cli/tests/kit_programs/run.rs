@@ -11,6 +11,24 @@ use bhemu_chip::Core;
 use std::path::Path;
 use std::process::Command;
 
+/// `bhemu run --json` of `path`, which must end with exit status 0 and every output bit for
+/// bit equal to its reference on every tile (`what` names the run in failures); its JSON.
+fn run_bit_exact(path: &Path, what: &str) -> serde_json::Value {
+    let (code, out, err) = bhemu_run(path, true);
+    assert_eq!(code, 0, "{what}: {out}{err}");
+    let v = json_of(&out);
+    let outputs = v["outputs"].as_array().cloned().unwrap_or_default();
+    assert!(!outputs.is_empty(), "{what}: no outputs: {out}");
+    for o in &outputs {
+        assert_eq!(o["bit_exact"], true, "{what}: {out}");
+        if !o["max_ulp"].is_null() {
+            assert_eq!(o["max_ulp"], 0, "{what}: {out}"); // float outputs only
+        }
+        assert_eq!(o["mismatched_tiles"], 0, "{what}: {out}");
+    }
+    v
+}
+
 #[test]
 fn run_dataflow_copy_program_is_bit_exact_on_one_and_140_tiles() {
     if kit().is_none() {
@@ -20,15 +38,11 @@ fn run_dataflow_copy_program_is_bit_exact_on_one_and_140_tiles() {
         (program("dataflow_copy.toml"), 1),
         (on_tiles("dataflow_copy.toml", "all"), 140),
     ] {
-        let (code, out, err) = bhemu_run(&path, true);
-        assert_eq!(code, 0, "{out}{err}");
-        let v = json_of(&out);
+        let v = run_bit_exact(&path, "dataflow_copy");
         assert_eq!(v["tiles"], tiles);
         assert_eq!(v["finished"], true);
-        assert_eq!(v["outputs"][0]["bit_exact"], true, "{out}");
-        assert_eq!(v["outputs"][0]["max_ulp"], 0);
         assert_eq!(v["outputs"][0]["pcc"], 1.0);
-        assert!(v["cycles"].as_u64().unwrap_or(0) > 0, "{out}");
+        assert!(v["cycles"].as_u64().unwrap_or(0) > 0, "{v}");
     }
 }
 
@@ -76,12 +90,8 @@ fn run_compute_copy_program_is_bit_exact_on_one_and_140_tiles() {
         (program("compute_copy.toml"), 1),
         (on_tiles("compute_copy.toml", "all"), 140),
     ] {
-        let (code, out, err) = bhemu_run(&path, true);
-        assert_eq!(code, 0, "{out}{err}");
-        let v = json_of(&out);
+        let v = run_bit_exact(&path, "compute_copy");
         assert_eq!(v["tiles"], tiles);
-        assert_eq!(v["outputs"][0]["bit_exact"], true, "{out}");
-        assert_eq!(v["outputs"][0]["max_ulp"], 0, "{out}");
     }
 }
 
@@ -187,11 +197,7 @@ fn run_compute_examples_are_bit_exact() {
         "matmul_fp32dst.toml",
         "matmul_block.toml",
     ] {
-        let (code, out, err) = bhemu_run(&program(name), true);
-        assert_eq!(code, 0, "{name}: {out}{err}");
-        let v = json_of(&out);
-        assert_eq!(v["outputs"][0]["bit_exact"], true, "{name}: {out}");
-        assert_eq!(v["outputs"][0]["max_ulp"], 0, "{name}: {out}");
+        run_bit_exact(&program(name), name);
     }
 }
 
@@ -209,11 +215,7 @@ fn run_compute_examples_are_bit_exact_on_140_tiles() {
         "matmul.toml",
         "matmul_block.toml",
     ] {
-        let (code, out, err) = bhemu_run(&on_tiles(name, "all"), true);
-        assert_eq!(code, 0, "{name} on 140 tiles: {out}{err}");
-        let v = json_of(&out);
-        assert_eq!(v["outputs"][0]["bit_exact"], true, "{name}: {out}");
-        assert_eq!(v["outputs"][0]["mismatched_tiles"], 0, "{name}: {out}");
+        run_bit_exact(&on_tiles(name, "all"), &format!("{name} on 140 tiles"));
     }
 }
 
@@ -276,13 +278,7 @@ fn run_sfpu_examples_are_bit_exact_on_one_and_140_tiles() {
         "sfpu_int_shift_add.toml",
     ] {
         for tiles in ["1", "140"] {
-            let (code, out, err) = bhemu_run(&on_tiles(name, tiles), true);
-            assert_eq!(code, 0, "{name} on {tiles}: {out}{err}");
-            assert_eq!(
-                json_of(&out)["outputs"][0]["bit_exact"],
-                true,
-                "{name} on {tiles}: {out}"
-            );
+            run_bit_exact(&on_tiles(name, tiles), &format!("{name} on {tiles}"));
         }
     }
 }

@@ -3,7 +3,7 @@
 //! an instruction (the Sync Unit's group slot, Src banks, the unit's queue, the Vector Unit's
 //! automatic stall), and what a dispatched instruction does at once: its synchronisation
 //! effects, queued for the end of the cycle, and its data effects.
-use super::phases::{execute_data, unpacker_waits, DataCtx};
+use super::phases::{execute_data, unpacker_src, unpacker_waits, DataCtx};
 use super::*;
 
 impl Coprocessor {
@@ -42,15 +42,7 @@ impl Coprocessor {
         // UNPACR enters its unpacker even if the bank is not yet the Unpackers' and waits
         // there (WaitGate.md †).
         let waits = matches!(insn.unit, Unit::Unpack0 | Unit::Unpack1)
-            && unpacker_waits(
-                &self.banks,
-                &insn.op,
-                if insn.unit == Unit::Unpack1 {
-                    Src::B
-                } else {
-                    Src::A
-                },
-            );
+            && unpacker_waits(&self.banks, &insn.op, unpacker_src(insn.unit));
         if insn.unit != Unit::None {
             self.backend.accept(insn.unit, t as u8, insn, cycle, waits);
         }
@@ -160,7 +152,7 @@ impl Coprocessor {
                 return true;
             }
         }
-        if !self.backend.can_accept(insn.unit, &insn, cycle) {
+        if !self.backend.can_accept(insn.unit, insn, cycle) {
             return true;
         }
         // The Vector Unit's automatic stalling (SFPMAD.md, SFPSWAP.md, SFPSHFT2.md
@@ -243,11 +235,7 @@ impl Coprocessor {
         // updates its counters and reads L1 now (a later WRCFG of its base address, as tt-llk's
         // matmul unpack issues right behind it, must not affect it); the Src datums it produces
         // are held back and written when it starts.
-        let held_back = waits.then_some(if insn.unit == Unit::Unpack1 {
-            Src::B
-        } else {
-            Src::A
-        });
+        let held_back = waits.then_some(unpacker_src(insn.unit));
         let before = held_back.map(|src| {
             let data = src_data(&mut self.state, src);
             let before = data.clone();

@@ -14,11 +14,7 @@ impl Coprocessor {
             // (UNPACR_Regular.md: `while (SrcA[Bank].AllowedClient != Unpackers) wait;`).
             // In-order: only the oldest waiting entry may start.
             if let Some(e) = pipe.entries.iter_mut().find(|e| e.done_at.is_none()) {
-                let src = if unit == Unit::Unpack1 {
-                    Src::B
-                } else {
-                    Src::A
-                };
+                let src = unpacker_src(unit);
                 if !unpacker_waits(banks, &e.insn.op, src) {
                     e.done_at = Some(cycle + e.insn.latency.max(1) as u64);
                     progressed = true;
@@ -53,11 +49,7 @@ impl Coprocessor {
                             | Op::UnpacrNop {
                                 set_dvalid: true, ..
                             } => {
-                                banks.give_to_math(if unit == Unit::Unpack1 {
-                                    Src::B
-                                } else {
-                                    Src::A
-                                });
+                                banks.give_to_math(unpacker_src(unit));
                             }
                             Op::ThCon { mem_tail } if mem_tail > 0 => {
                                 let slot =
@@ -280,6 +272,15 @@ pub(super) struct DataCtx<'a> {
     pub(super) state: &'a mut TensixState,
     pub(super) banks: &'a SrcBanks,
     pub(super) warnings: &'a mut Vec<TensixError>,
+}
+
+/// The Src register unpacker `unit` writes: Unpacker 1 SrcB, Unpacker 0 SrcA.
+pub(super) fn unpacker_src(unit: Unit) -> Src {
+    if unit == Unit::Unpack1 {
+        Src::B
+    } else {
+        Src::A
+    }
 }
 
 /// Whether an unpacker instruction must (still) wait inside its unpacker before it starts:

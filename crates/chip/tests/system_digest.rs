@@ -1,18 +1,19 @@
 //! docs/multi-chip.md MC-9: a p300 (two chips clocked in lockstep, a transfer over one of its
 //! Ethernet links) computes the same state and cycle counts under the reference schedule and
-//! under the fast schedule on 1, 2 and 4 host threads (every cycle with 16 tiles with work
+//! under the fast schedule, with the chips stepped one after the other or on two host threads,
+//! and each chip's tiles on 1, 2 or 4 host threads (every cycle with 16 tiles with work
 //! spread).
 //!
 //! Each of the 280 BRISCs counts down a loop whose length depends on its tile and chip, stores
 //! the cycle it finished at and a flag, and spins; meanwhile the host sends 64 bytes from chip
-//! 0's Ethernet channel 2 to chip 1's channel 9 through TX queue 0. The chips run in steps of
-//! the link latency, the links carried between steps ([`Wires::carry`]).
+//! 0's Ethernet channel 2 to chip 1's channel 9 through TX queue 0. The chips run in calls of
+//! 3000 cycles through [`lockstep::run`].
 mod common;
 
 use bhemu_chip::eth::{
     channel_translated, TXQ_BASE, TXQ_CMD, TXQ_DEST_ADDR, TXQ_SIZE, TXQ_START_ADDR,
 };
-use bhemu_chip::system::{Wires, LINK_LATENCY};
+use bhemu_chip::system::{lockstep, Wires};
 use bhemu_chip::{Chip, ChipConfig, ChipDigest, NocIndex, Schedule, SystemKind};
 use bhemu_isa::riscv::BranchOp;
 use common::*;
@@ -57,7 +58,12 @@ fn host_send(c: &mut Chip) {
 }
 
 /// Per chip: its digest and cycle count; what arrived at chip 1 channel 9; cycles spread.
-fn run(schedule: Schedule, threads: usize) -> (Vec<(ChipDigest, u64)>, Vec<u8>, u64) {
+/// The chips are stepped on `chip_threads` host threads, each chip's tiles on `threads`.
+fn run(
+    schedule: Schedule,
+    chip_threads: usize,
+    threads: usize,
+) -> (Vec<(ChipDigest, u64)>, Vec<u8>, u64) {
     let kind = SystemKind::P300;
     let mut chips: Vec<Chip> = (0..kind.chips())
         .map(|i| {
@@ -83,10 +89,8 @@ fn run(schedule: Schedule, threads: usize) -> (Vec<(ChipDigest, u64)>, Vec<u8>, 
     let mut steps = 0;
     while !(chips.iter().all(done) && wires.in_flight() == 0) {
         assert!(steps < 100, "{schedule:?}, {threads} threads: not done");
-        for c in &mut chips {
-            c.clock(LINK_LATENCY).expect("step");
-        }
-        wires.carry(&mut chips).expect("links");
+        let end = chips[0].cycle() + 3000;
+        lockstep::run(&mut wires, &mut chips, &[end, end], chip_threads).expect("run");
         steps += 1;
     }
     let (x, y) = channel_translated(9);
@@ -104,23 +108,20 @@ fn run(schedule: Schedule, threads: usize) -> (Vec<(ChipDigest, u64)>, Vec<u8>, 
 
 #[test]
 fn mc9_p300_digest_is_the_same_for_every_schedule_and_thread_count() {
-    let (reference, arrived, _) = run(Schedule::Reference, 1);
+    let (reference, arrived, _) = run(Schedule::Reference, 1, 1);
     assert_eq!(arrived, payload(), "the send over the link arrived");
-    for threads in [1, 2, 4] {
-        let (fast, arrived, spread) = run(Schedule::Fast, threads);
-        assert_eq!(arrived, payload());
-        assert_eq!(
-            spread > 0,
-            threads > 1,
-            "{threads} threads: {spread} cycles spread"
-        );
+    for (chip_threads, threads) in [(1, 1), (1, 2), (1, 4), (2, 1), (2, 2)] {
+        let (fast, arrived, spread) = run(Schedule::Fast, chip_threads, threads);
+        let how = format!("chips on {chip_threads} threads, tiles on {threads}");
+        assert_eq!(arrived, payload(), "{how}");
+        assert_eq!(spread > 0, threads > 1, "{how}: {spread} cycles spread");
         for (chip, ((rd, rc), (fd, fc))) in reference.iter().zip(&fast).enumerate() {
             eprintln!("chip {chip}: {rc} cycles, digest {:016x}", rd.total());
-            assert_eq!(rc, fc, "chip {chip}, {threads} threads: cycle count");
+            assert_eq!(rc, fc, "chip {chip}, {how}: cycle count");
             assert_eq!(
                 rd.first_difference(fd),
                 None,
-                "chip {chip}, {threads} threads: first differing part"
+                "chip {chip}, {how}: first differing part"
             );
         }
     }

@@ -134,32 +134,34 @@ fn tile_map(r: &RunReport) -> String {
     s
 }
 
-fn report(phase: &str, r: &RunReport, verbose: bool, max_cycles: u64) {
+fn report(out: &mut Out, phase: &str, r: &RunReport, verbose: bool, max_cycles: u64) {
     let done = r.tiles.iter().filter(|t| t.done).count();
-    println!(
+    out.line(format!(
         "{phase}: {done}/{} tiles DONE in {} simulated cycles, {:.3} s wall",
         r.tiles.len(),
         r.cycles,
         r.wall.as_secs_f64()
-    );
+    ));
     if verbose || !r.finished {
-        print!("{}", tile_map(r));
+        out.text(&tile_map(r));
     }
     if verbose {
         for t in &r.tiles {
-            println!(
+            out.line(format!(
                 "  tile ({},{}): go signal 0x{:02x}, sync 0x{:08x}{}",
                 t.x,
                 t.y,
                 t.go_signal,
                 t.sync,
                 if t.done { ", DONE" } else { "" }
-            );
+            ));
         }
     }
     if !r.finished {
-        println!("{phase}: cycle limit ({max_cycles}) reached; unfinished tiles:");
-        print!("{}", unfinished_report(r, verbose));
+        out.line(format!(
+            "{phase}: cycle limit ({max_cycles}) reached; unfinished tiles:"
+        ));
+        out.text(&unfinished_report(r, verbose));
     }
 }
 
@@ -214,7 +216,7 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
     }
     a.trace.install(&mut chip)?;
     a.hazards.install(&mut chip);
-    let r = boot_and_launch(&a, &mut chip, &fw, kernel.as_ref());
+    let r = boot_and_launch(&a, &mut chip, &fw, kernel.as_ref(), &mut Out::Print);
     a.trace.finish(&mut chip)?;
     if a.hazards.check_hazards {
         crate::hazard_args::print(&a.hazards.take(&mut chip));
@@ -222,11 +224,48 @@ pub fn run(a: BootArgs) -> Result<ExitCode, CliError> {
     r
 }
 
+/// Where a boot's report goes: straight to stdout and stderr, or kept, for a chip of a system
+/// booting on its own host thread, to be printed in chip order.
+enum Out {
+    Print,
+    Keep { out: String, err: String },
+}
+
+impl Out {
+    fn text(&mut self, t: &str) {
+        match self {
+            Out::Print => print!("{t}"),
+            Out::Keep { out, .. } => out.push_str(t),
+        }
+    }
+    fn line(&mut self, t: String) {
+        self.text(&t);
+        self.text("\n");
+    }
+    fn warn(&mut self, t: String) {
+        match self {
+            Out::Print => eprintln!("{t}"),
+            Out::Keep { err, .. } => {
+                err.push_str(&t);
+                err.push('\n');
+            }
+        }
+    }
+    /// A progress display on stderr, for a boot that prints as it goes.
+    fn progress(&self, label: &'static str, max: u64) -> Box<dyn FnMut(u64)> {
+        match self {
+            Out::Print => Box::new(progress(label, max)),
+            Out::Keep { .. } => Box::new(|_| {}),
+        }
+    }
+}
+
 /// `--system` of several chips: each chip, built as its member of the system, boots (and runs
-/// the `--kernel` launches) in turn. The chips share one clock, but nothing passes between them
-/// during a boot (no Ethernet firmware runs), so stepping them one after another gives each
-/// the cycles it would have in lockstep (docs/multi-chip.md MC-6). Timelines, hazard reports
-/// and gdb are single-chip options.
+/// the `--kernel` launches) on its own host thread, up to `--threads` at once, and the reports
+/// are printed in chip order. The chips share one clock, but nothing passes between them
+/// during a boot (no Ethernet firmware runs and the host sends nothing over a link), so each
+/// chip's run is the one it would have in lockstep (docs/multi-chip.md MC-6, MC-11). Timelines,
+/// hazard reports and gdb are single-chip options.
 fn boot_system(
     a: &BootArgs,
     system: SystemKind,
@@ -239,35 +278,97 @@ fn boot_system(
             "--system with several chips: --gdb, --check-hazards and the timeline are single-chip options",
         ));
     }
+    let threads = match &a.threads {
+        Some(n) => bhemu_chip::threads::parse_threads(n).map_err(err)?,
+        None => bhemu_chip::threads::threads_from_env().map_err(err)?,
+    };
+    let chips = system.chips() as usize;
+    let (width, tile_threads) = bhemu_chip::system::lockstep::share_threads(threads, chips);
     let t0 = std::time::Instant::now();
-    for i in 0..system.chips() {
-        let member = system.member(i).map_err(err)?;
-        let mut chip = Chip::new(&ChipConfig {
-            member,
-            ..cfg.clone()
-        })
-        .map_err(err)?;
-        if let Some(name) = &a.schedule {
-            chip.set_schedule(Schedule::parse(name).map_err(err)?)
-                .map_err(err)?;
+    let boot_one = |i: usize| -> (Result<ExitCode, CliError>, Out) {
+        let mut out = Out::Keep {
+            out: String::new(),
+            err: String::new(),
+        };
+        let r = boot_member(
+            a,
+            system,
+            i as u32,
+            &cfg,
+            fw,
+            kernel,
+            tile_threads,
+            &mut out,
+        );
+        (r, out)
+    };
+    let mut results: Vec<Option<(Result<ExitCode, CliError>, Out)>> =
+        (0..chips).map(|_| None).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|s| {
+        for _ in 0..width {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= chips {
+                    break;
+                }
+                let r = boot_one(i);
+                if let Ok(mut d) = done.lock() {
+                    d[i] = Some(r);
+                }
+            });
         }
-        if let Some(n) = &a.threads {
-            chip.set_threads(bhemu_chip::threads::parse_threads(n).map_err(err)?);
-        }
+    });
+    for (i, r) in results.into_iter().enumerate() {
+        let Some((r, out)) = r else {
+            return Err(CliError::new(format!(
+                "chip {i}: its boot thread ended without a report"
+            )));
+        };
         println!("chip {i} of a {}:", system.name());
-        let code = boot_and_launch(a, &mut chip, fw, kernel)
-            .map_err(|e| CliError::new(format!("chip {i}: {e}")))?;
+        if let Out::Keep { out, err } = out {
+            print!("{out}");
+            eprint!("{err}");
+        }
+        let code = r.map_err(|e| CliError::new(format!("chip {i}: {e}")))?;
         if code != ExitCode::SUCCESS {
             return Ok(code);
         }
     }
     println!(
-        "{}: {} chips booted in {:.2} s host time",
+        "{}: {} chips booted in {:.2} s host time ({width} at a time)",
         system.name(),
         system.chips(),
         t0.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Chip `i` of `system`: built, booted and launched, its report into `out`.
+#[allow(clippy::too_many_arguments)]
+fn boot_member(
+    a: &BootArgs,
+    system: SystemKind,
+    i: u32,
+    cfg: &ChipConfig,
+    fw: &Firmware,
+    kernel: Option<&Kernel>,
+    threads: usize,
+    out: &mut Out,
+) -> Result<ExitCode, CliError> {
+    let member = system.member(i).map_err(err)?;
+    let mut chip = Chip::new(&ChipConfig {
+        member,
+        ..cfg.clone()
+    })
+    .map_err(err)?;
+    if let Some(name) = &a.schedule {
+        chip.set_schedule(Schedule::parse(name).map_err(err)?)
+            .map_err(err)?;
+    }
+    chip.set_threads(threads);
+    boot_and_launch(a, &mut chip, fw, kernel, out)
 }
 
 /// Boot, then the `--kernel` launches; the exit status.
@@ -276,12 +377,18 @@ fn boot_and_launch(
     chip: &mut Chip,
     fw: &Firmware,
     kernel: Option<&Kernel>,
+    out: &mut Out,
 ) -> Result<ExitCode, CliError> {
-    let r = host::boot(chip, fw, a.max_cycles, &mut progress("boot", a.max_cycles));
-    print_warnings(chip);
+    let r = host::boot(
+        chip,
+        fw,
+        a.max_cycles,
+        &mut out.progress("boot", a.max_cycles),
+    );
+    print_warnings(out, chip);
     let r = r.map_err(|e| CliError::new(format!("boot failed: {e}")))?;
-    report("boot", &r, a.verbose, a.max_cycles);
-    println!("{}", coprocessor_summary(chip.tiles()));
+    report(out, "boot", &r, a.verbose, a.max_cycles);
+    out.line(coprocessor_summary(chip.tiles()));
     if !r.finished {
         return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
     }
@@ -294,14 +401,14 @@ fn boot_and_launch(
                     k,
                     n,
                     a.max_cycles,
-                    &mut progress("launch", a.max_cycles),
+                    &mut out.progress("launch", a.max_cycles),
                 )
                 .map_err(|e| CliError::new(e.to_string())),
             };
-            print_warnings(chip);
+            print_warnings(out, chip);
             let r = r.map_err(|e| CliError::new(format!("launch {n} failed: {}", e.0)))?;
-            report(&format!("launch {n}"), &r, a.verbose, a.max_cycles);
-            println!("{}", coprocessor_summary(chip.tiles()));
+            report(out, &format!("launch {n}"), &r, a.verbose, a.max_cycles);
+            out.line(coprocessor_summary(chip.tiles()));
             if !r.finished {
                 return Ok(ExitCode::from(EXIT_CYCLE_LIMIT));
             }
@@ -339,9 +446,9 @@ fn launch_under_gdb(
 /// Prints the tiles' warnings; one that several tiles raise alike (same message, core,
 /// thread, address and instruction word, e.g. a coprocessor effect not modelled on every tile
 /// running the same firmware) is printed once with the number of other tiles.
-fn print_warnings(chip: &mut Chip) {
+fn print_warnings(out: &mut Out, chip: &mut Chip) {
     for line in warning_lines(chip.take_warnings()) {
-        eprintln!("bhemu: warning: {line}");
+        out.warn(format!("bhemu: warning: {line}"));
     }
 }
 

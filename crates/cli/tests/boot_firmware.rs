@@ -274,3 +274,52 @@ fn bhemu_boot_permissive_reaches_the_coprocessor() {
     let strict = boot(&[]);
     assert_eq!(coprocessor_counts(&strict, "strict"), p);
 }
+
+/// docs/multi-chip.md MC-11: `bhemu boot --system p300` boots both chips, one per host thread
+/// with `--threads 2`, and prints the same reports, in chip order, as on one thread.
+#[test]
+fn mc11_system_boot_is_the_same_on_one_and_two_threads() {
+    let Some(dir) = firmware_dir() else { return };
+    let boot = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_bhemu"))
+            .args([
+                "boot",
+                "--system",
+                "p300",
+                "--tiles",
+                "1,2;16,11",
+                "--threads",
+                threads,
+            ])
+            .arg("--firmware")
+            .arg(&dir)
+            .output()
+            .expect("run bhemu boot");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Everything but host times.
+        stdout
+            .lines()
+            .map(|l| l.split(" simulated cycles").next().unwrap_or(l).to_string())
+            .filter(|l| !l.contains("host time"))
+            .collect::<Vec<_>>()
+    };
+    let one = boot("1");
+    let two = boot("2");
+    assert_eq!(one, two);
+    let chip0 = one.iter().position(|l| l == "chip 0 of a p300:");
+    let chip1 = one.iter().position(|l| l == "chip 1 of a p300:");
+    assert!(
+        matches!((chip0, chip1), (Some(a), Some(b)) if a < b),
+        "{one:#?}"
+    );
+    let booted: Vec<&String> = one
+        .iter()
+        .filter(|l| l.starts_with("boot: 2/2 tiles DONE in"))
+        .collect();
+    assert_eq!(booted.len(), 2, "{one:#?}");
+}

@@ -123,6 +123,11 @@ pub trait SimBackend: Send {
             format!("no host read with tag {tag} is outstanding"),
         ))
     }
+    /// Host threads the chip's own work may use (a system's chips share the process's
+    /// threads); a backend without threads ignores it.
+    fn set_threads(&mut self, threads: usize) {
+        let _ = threads;
+    }
     /// Move the sends the chip's Ethernet TX queues issued into `out`, oldest first
     /// (docs/multi-chip.md); a backend without Ethernet has none.
     fn take_eth_sends(&mut self, out: &mut Vec<bhemu_chip::eth::Send>) {

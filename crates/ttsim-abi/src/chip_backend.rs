@@ -338,6 +338,10 @@ impl SimBackend for ChipBackend {
         !self.queued.is_empty()
     }
 
+    fn set_threads(&mut self, threads: usize) {
+        self.chip.set_threads(threads);
+    }
+
     fn take_eth_sends(&mut self, out: &mut Vec<bhemu_chip::eth::Send>) {
         self.chip.take_eth_sends(out);
     }

@@ -545,7 +545,7 @@ impl Device {
             .map_err(|e| self.stamp(e))
     }
 
-    fn stamp(&self, mut e: BackendError) -> BackendError {
+    pub(crate) fn stamp(&self, mut e: BackendError) -> BackendError {
         let c = self.backend.cycle();
         if let Some(chip) = self.chip {
             e = e.on_chip(chip);

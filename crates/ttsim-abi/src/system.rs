@@ -6,15 +6,14 @@
 //!   ends the host's scan (MC-2).
 //! * Addresses: chip i's BARs are chip 0's plus i × 64 GiB ([`DEVICE_STRIDE`]); a `pci_mem`
 //!   access goes to the chip its address names. `libttsim_tile_*` name no chip and reach chip 0.
-//! * Time: `libttsim_clock(n)` runs every chip n cycles (one clock for the system). Chips run one
-//!   after another within a call; nothing of one chip is visible to another except over a link,
-//!   and a link delivers only between calls, so the order changes nothing (MC-6).
-//! * Links ([`Wires`]): a send issued at cycle s arrives in the peer tile at the end of the
-//!   first `clock` call after which the peer has reached cycle s +
-//!   [`bhemu_chip::system::LINK_LATENCY`] (MC-6).
+//! * Time: `libttsim_clock(n)` runs every chip n cycles (one clock for the system), through
+//!   [`lockstep::run`]: each chip as far as the links allow, on host threads when there are
+//!   several and the step is long (MC-10, MC-11).
+//! * Links ([`Wires`]): a send issued at cycle s arrives in the peer tile at cycle s +
+//!   [`bhemu_chip::system::LINK_LATENCY`], however the host splits its clock calls (MC-6).
 //! * Host memory: each chip's requests go through its own iATU; the tags of host reads are
 //!   made unique across chips (`tag × chips + chip`).
-use bhemu_chip::system::Wires;
+use bhemu_chip::system::{lockstep, Wires};
 use bhemu_chip::SystemKind;
 
 use crate::backend::{make_backend, make_member_backend, BackendConfig, SimBackend};
@@ -26,6 +25,8 @@ pub struct System {
     kind: SystemKind,
     devs: Vec<Device>,
     wires: Wires,
+    /// Host threads the chips are stepped on (each chip's tiles share the rest).
+    chip_threads: usize,
 }
 
 impl System {
@@ -36,6 +37,9 @@ impl System {
     ) -> Result<System, BackendError> {
         let kind = cfg.system;
         let many = kind.chips() > 1;
+        let threads = bhemu_chip::threads::threads_from_env()
+            .map_err(|e| BackendError::new(ErrorKind::Chip, Where::call("init"), e.to_string()))?;
+        let (chip_threads, tile_threads) = lockstep::share_threads(threads, kind.chips() as usize);
         let mut devs = Vec::new();
         let mut first = first;
         for i in 0..kind.chips() {
@@ -49,12 +53,17 @@ impl System {
                     make_member_backend(cfg, member)?
                 }
             };
-            devs.push(Device::of_chip(cfg, backend, i, many));
+            let mut dev = Device::of_chip(cfg, backend, i, many);
+            if many {
+                dev.backend_mut().set_threads(tile_threads);
+            }
+            devs.push(dev);
         }
         Ok(System {
             kind,
             devs,
             wires: Wires::new(kind),
+            chip_threads,
         })
     }
 
@@ -165,36 +174,18 @@ impl System {
         n
     }
 
-    /// Run every chip its owed cycles (each stops early only for host requests), then carry
-    /// the links' traffic.
+    /// Run every chip its owed cycles (each stops early only for host requests), carrying the
+    /// links' traffic at the cycles it arrives.
     pub fn clock_step(&mut self) -> Result<(), BackendError> {
-        for d in &mut self.devs {
-            d.clock_step()?;
+        if self.devs.len() == 1 {
+            return self.first().clock_step();
         }
-        if self.devs.len() > 1 {
-            self.carry()?;
-        }
-        Ok(())
-    }
-
-    /// Moves the chips' new sends onto their links and delivers those that are due.
-    fn carry(&mut self) -> Result<(), BackendError> {
-        let internal = |e: bhemu_chip::ChipError| {
-            BackendError::new(ErrorKind::Internal, Where::default(), e.to_string())
-                .on_chip(e.loc.chip)
-        };
-        for (i, d) in self.devs.iter_mut().enumerate() {
-            self.wires
-                .post(i as u32, |out| d.backend_mut().take_eth_sends(out))
-                .map_err(internal)?;
-        }
-        for (i, d) in self.devs.iter_mut().enumerate() {
-            let now = d.cycle();
-            self.wires
-                .deliver(i as u32, now, |ch, p| d.backend_mut().deliver_eth(ch, p))
-                .map_err(|e| e.on_chip(i as u32))?;
-        }
-        Ok(())
+        let end: Vec<u64> = self
+            .devs
+            .iter()
+            .map(|d| d.cycle() + u64::from(d.clock_remaining))
+            .collect();
+        lockstep::run(&mut self.wires, &mut self.devs, &end, self.chip_threads)
     }
 
     /// Sends still on their way.
@@ -245,6 +236,30 @@ impl System {
             total += d.abandon_host_reads()?;
         }
         Ok(total)
+    }
+}
+
+impl lockstep::Stepped for Device {
+    type Error = BackendError;
+    fn cycle(&self) -> u64 {
+        Device::cycle(self)
+    }
+    fn run_to(&mut self, to: u64) -> Result<(), BackendError> {
+        self.clock_to(to)
+    }
+    fn take_sends(&mut self, out: &mut Vec<bhemu_chip::eth::Send>) {
+        self.backend_mut().take_eth_sends(out);
+    }
+    fn deliver(
+        &mut self,
+        channel: u8,
+        payload: &bhemu_chip::eth::Payload,
+    ) -> Result<(), BackendError> {
+        let r = self.backend_mut().deliver_eth(channel, payload);
+        r.map_err(|e| self.stamp(e))
+    }
+    fn link_error(e: bhemu_chip::ChipError) -> BackendError {
+        BackendError::new(ErrorKind::Internal, Where::default(), e.to_string()).on_chip(e.loc.chip)
     }
 }
 

@@ -17,6 +17,7 @@
 use crate::error::{ChipError, ErrorKind};
 
 pub mod galaxy;
+pub mod lockstep;
 pub mod wires;
 
 pub use wires::{Wires, LINK_LATENCY};

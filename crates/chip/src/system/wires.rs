@@ -1,12 +1,12 @@
 //! The links of a system in flight (docs/multi-chip.md MC-6): what each chip's TX queues sent,
 //! on its way to the peer, and when it arrives.
 //!
-//! A send issued at cycle s by one chip arrives at the peer once the peer has reached cycle
-//! s + [`LINK_LATENCY`]: whoever clocks the chips posts each chip's sends after its step and
-//! delivers what is due. Nothing on a chip reads an Ethernet tile's L1 but the host and the
-//! links, so as long as delivery happens between steps, the order the chips are stepped in
-//! changes nothing.
-use crate::chip::Chip;
+//! A send issued at cycle s by one chip arrives at the peer at cycle s + [`LINK_LATENCY`],
+//! before the peer runs that cycle: whoever clocks the chips posts each chip's sends after its
+//! step and delivers what is due, stepping no chip past a due arrival
+//! ([`super::lockstep`]). Sends due at one chip in the same cycle arrive in a fixed order —
+//! by sending chip, then in the order each chip issued them — whichever steps the chips were
+//! run in.
 use crate::error::{ChipError, ErrorKind};
 use crate::eth::{Payload, Send};
 
@@ -18,6 +18,9 @@ pub const LINK_LATENCY: u64 = 1000;
 
 struct Flight {
     due: u64,
+    from: u32,
+    /// Posting order among the sends of `from`.
+    seq: u64,
     to: Port,
     payload: Payload,
 }
@@ -27,6 +30,7 @@ pub struct Wires {
     kind: SystemKind,
     flights: Vec<Flight>,
     sends: Vec<Send>,
+    posted: u64,
 }
 
 impl Wires {
@@ -35,6 +39,7 @@ impl Wires {
             kind,
             flights: Vec::new(),
             sends: Vec::new(),
+            posted: 0,
         }
     }
 
@@ -47,8 +52,11 @@ impl Wires {
                 channel: s.channel,
             };
             let to = peer_of(self.kind, from)?;
+            self.posted += 1;
             self.flights.push(Flight {
                 due: s.cycle + LINK_LATENCY,
+                from: chip,
+                seq: self.posted,
                 to,
                 payload: s.payload,
             });
@@ -56,43 +64,45 @@ impl Wires {
         Ok(())
     }
 
-    /// Hands every send due at chip `chip`, now at cycle `now`, to `deliver` (channel, payload),
-    /// in the order they were posted.
+    /// Hands every send due at chip `chip`, now at cycle `now`, to `deliver` (channel, payload):
+    /// earliest due first, then by sending chip, then in the order that chip issued them.
     pub fn deliver<E>(
         &mut self,
         chip: u32,
         now: u64,
         mut deliver: impl FnMut(u8, &Payload) -> Result<(), E>,
     ) -> Result<(), E> {
-        let mut k = 0;
-        while k < self.flights.len() {
-            let f = &self.flights[k];
-            if f.to.chip == chip && now >= f.due {
-                let f = self.flights.remove(k);
-                deliver(f.to.channel, &f.payload)?;
-            } else {
-                k += 1;
+        let due = |f: &Flight| f.to.chip == chip && now >= f.due;
+        if !self.flights.iter().any(due) {
+            return Ok(());
+        }
+        let (mut now_due, later): (Vec<Flight>, Vec<Flight>) =
+            std::mem::take(&mut self.flights).into_iter().partition(due);
+        self.flights = later;
+        now_due.sort_by_key(|f| (f.due, f.from, f.seq));
+        let mut rest = now_due.into_iter();
+        for f in rest.by_ref() {
+            if let Err(e) = deliver(f.to.channel, &f.payload) {
+                // What was not delivered stays on its way.
+                self.flights.extend(rest);
+                return Err(e);
             }
         }
         Ok(())
     }
 
+    /// The earliest cycle a send in flight is due at chip `chip`.
+    pub fn next_due(&self, chip: u32) -> Option<u64> {
+        self.flights
+            .iter()
+            .filter(|f| f.to.chip == chip)
+            .map(|f| f.due)
+            .min()
+    }
+
     /// Sends still on their way.
     pub fn in_flight(&self) -> usize {
         self.flights.len()
-    }
-
-    /// One step of chips that all live here: every chip's sends posted, then what is due
-    /// delivered.
-    pub fn carry(&mut self, chips: &mut [Chip]) -> Result<(), ChipError> {
-        for (i, c) in chips.iter_mut().enumerate() {
-            self.post(i as u32, |out| c.take_eth_sends(out))?;
-        }
-        for (i, c) in chips.iter_mut().enumerate() {
-            let now = c.cycle();
-            self.deliver(i as u32, now, |ch, p| c.deliver_eth(ch, p))?;
-        }
-        Ok(())
     }
 }
 

@@ -6,10 +6,18 @@ use super::*;
 impl Device {
     /// Run up to `clock_remaining` cycles; stop early when the backend does (host requests).
     pub fn clock_step(&mut self) -> Result<(), BackendError> {
-        if self.clock_remaining == 0 {
+        let now = self.cycle();
+        self.clock_to(now.saturating_add(u64::from(self.clock_remaining)))
+    }
+
+    /// Runs the owed cycles up to cycle `to` at most (the backend may stop short to wait for
+    /// its host).
+    pub fn clock_to(&mut self, to: u64) -> Result<(), BackendError> {
+        let room = to.saturating_sub(self.cycle());
+        let asked = (u64::from(self.clock_remaining).min(room)) as u32;
+        if asked == 0 {
             return Ok(());
         }
-        let asked = self.clock_remaining;
         let ran = self.backend.clock(asked).map_err(|e| self.stamp(e))?;
         if ran > asked {
             return Err(self.stamp(err(

@@ -1,0 +1,167 @@
+//! MC-11: sends arrive at exactly their due cycle, whatever the steps and threads.
+use super::*;
+use crate::system::SystemKind;
+
+/// A chip that sends a register write on `channel` at each cycle of `sends`, answers every
+/// arrival with a send of its own on the same channel while `echo` lasts, and records what
+/// arrived when.
+struct Mock {
+    cycle: u64,
+    channel: u8,
+    sends: Vec<u64>,
+    echo: u32,
+    outbox: Vec<EthSend>,
+    arrived: Vec<(u64, u32)>,
+    /// At this cycle, wait for the host: no progress until `held` is cleared.
+    pause_at: Option<u64>,
+    held: bool,
+}
+
+impl Mock {
+    fn new(channel: u8, sends: &[u64], echo: u32) -> Mock {
+        Mock {
+            cycle: 0,
+            channel,
+            sends: sends.to_vec(),
+            echo,
+            outbox: Vec::new(),
+            arrived: Vec::new(),
+            pause_at: None,
+            held: false,
+        }
+    }
+    fn send(&mut self, value: u32) {
+        self.outbox.push(EthSend {
+            channel: self.channel,
+            cycle: self.cycle,
+            payload: Payload::Reg { dest: 0, value },
+        });
+    }
+}
+
+impl Stepped for Mock {
+    type Error = ChipError;
+    fn cycle(&self) -> u64 {
+        self.cycle
+    }
+    fn run_to(&mut self, to: u64) -> Result<(), ChipError> {
+        assert!(
+            to >= self.cycle,
+            "asked to go back from {} to {to}",
+            self.cycle
+        );
+        while self.cycle < to {
+            if self.pause_at.take_if(|p| *p == self.cycle).is_some() {
+                self.held = true;
+            }
+            if self.held {
+                return Ok(());
+            }
+            let now = self.cycle;
+            for k in 0..self.sends.len() {
+                if self.sends[k] == now {
+                    self.send(k as u32);
+                }
+            }
+            self.cycle += 1;
+        }
+        Ok(())
+    }
+    fn take_sends(&mut self, out: &mut Vec<EthSend>) {
+        out.append(&mut self.outbox);
+    }
+    fn deliver(&mut self, _channel: u8, p: &Payload) -> Result<(), ChipError> {
+        let Payload::Reg { value, .. } = p else {
+            panic!("the mocks send register writes only");
+        };
+        self.arrived.push((self.cycle, *value));
+        if self.echo > 0 {
+            self.echo -= 1;
+            self.send(value + 100);
+        }
+        Ok(())
+    }
+    fn link_error(e: ChipError) -> ChipError {
+        e
+    }
+}
+
+/// A p300's two chips (chip 0 channel 2 ↔ chip 1 channel 9) run to `total` in calls of
+/// `call` cycles on `threads` threads; what each chip received, and when.
+fn arrivals(call: u64, threads: usize, pause: bool) -> Vec<Vec<(u64, u32)>> {
+    let mut chips = vec![Mock::new(2, &[0, 5, 5, 1700], 3), Mock::new(9, &[5], 2)];
+    if pause {
+        chips[1].pause_at = Some(1003);
+    }
+    let mut wires = Wires::new(SystemKind::P300);
+    let total = 6000;
+    let mut now = 0;
+    while now < total {
+        now = (now + call).min(total);
+        // A chip that waits for its host is served, and the run goes on, as the PCIe face does.
+        while chips.iter().any(|c| c.cycle < now) {
+            run(&mut wires, &mut chips, &[now, now], threads).expect("run");
+            chips.iter_mut().for_each(|c| c.held = false);
+        }
+    }
+    assert_eq!(wires.in_flight(), 0);
+    chips.into_iter().map(|c| c.arrived).collect()
+}
+
+#[test]
+fn mc11_a_send_arrives_at_its_issue_cycle_plus_the_link_latency() {
+    let l = LINK_LATENCY;
+    let want = vec![
+        // Chip 0 hears chip 1's send of cycle 5, then chip 1's answers to its first two
+        // arrivals (sent at L and 5 + L).
+        vec![(5 + l, 0), (l + l, 100), (5 + l + l, 101)],
+        // Chip 1 hears chip 0's sends of cycles 0, 5, 5 (in issue order) and 1700, and chip 0's
+        // answers to what it heard (sent at 5 + L, 2L and 5 + 2L).
+        vec![
+            (l, 0),
+            (5 + l, 1),
+            (5 + l, 2),
+            (5 + l + l, 100),
+            (1700 + l, 3),
+            (3 * l, 200),
+            (5 + 3 * l, 201),
+        ],
+    ];
+    for call in [1, 7, 999, 1000, 1001, 6000] {
+        for threads in [1, 2] {
+            for pause in [false, true] {
+                assert_eq!(
+                    arrivals(call, threads, pause),
+                    want,
+                    "calls of {call} cycles, {threads} threads, pause {pause}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn mc11_no_chip_runs_past_the_slowest_plus_the_link_latency() {
+    let mut chips = vec![Mock::new(2, &[], 0), Mock::new(9, &[], 0)];
+    chips[1].pause_at = Some(10);
+    let mut wires = Wires::new(SystemKind::P300);
+    run(&mut wires, &mut chips, &[5000, 5000], 2).expect("run");
+    assert_eq!(chips[1].cycle, 10, "chip 1 stopped for its host");
+    assert_eq!(
+        chips[0].cycle,
+        10 + LINK_LATENCY,
+        "chip 0 waits at the horizon"
+    );
+    chips[1].held = false;
+    run(&mut wires, &mut chips, &[5000, 5000], 2).expect("run");
+    assert_eq!((chips[0].cycle, chips[1].cycle), (5000, 5000));
+}
+
+#[test]
+fn mc11_chips_share_the_threads_one_each_then_their_tiles() {
+    assert_eq!(share_threads(1, 2), (1, 1));
+    assert_eq!(share_threads(2, 2), (2, 1));
+    assert_eq!(share_threads(16, 2), (2, 8));
+    assert_eq!(share_threads(16, 32), (16, 1));
+    assert_eq!(share_threads(0, 1), (1, 1));
+}

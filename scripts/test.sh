@@ -24,6 +24,11 @@ command -v riscv64-unknown-elf-g++ >/dev/null 2>&1 || need_pkgs+=(gcc-riscv64-un
 [ -d /usr/include/c++/12 ] || need_pkgs+=(libstdc++-12-dev)
 # The gdb session test (crates/cli/tests/gdb_session.rs) drives `bhemu boot --gdb` with a real gdb.
 command -v gdb-multiarch >/dev/null 2>&1 || need_pkgs+=(gdb-multiarch)
+# A system as several MPI processes (crates/mpi): Open MPI, and libclang for the binding's build.
+command -v mpirun >/dev/null 2>&1 || need_pkgs+=(openmpi-bin)
+[ -e /usr/include/x86_64-linux-gnu/openmpi/mpi.h ] || [ -e /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] ||
+  need_pkgs+=(libopenmpi-dev)
+compgen -G '/usr/lib/llvm-*/lib/libclang.so' >/dev/null || need_pkgs+=(libclang-dev)
 if [ ${#need_pkgs[@]} -gt 0 ] && [ "${BHEMU_NO_INSTALL:-0}" != 1 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     mapfile -t need_pkgs < <(printf '%s\n' "${need_pkgs[@]}" | sort -u)
@@ -63,6 +68,9 @@ python3 scripts/check-links.py
 # Tests that build programs with the cross toolchain must not skip silently here.
 export BHEMU_REQUIRE_TOOLS=1
 cargo test --workspace --release "$@"
+
+# The same system as one process and as several under mpirun (docs/multi-chip.md MC-12).
+BHEMU_REQUIRE_MPI=1 cargo test --release -p bhemu-mpi --features mpi
 
 # Every kit program through the real firmware on bhemu and on the reference, byte for byte:
 # seed 0 on one tile and on all 140 (scripts/diff-kit.sh runs more seeds by hand).

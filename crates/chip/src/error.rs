@@ -34,6 +34,9 @@ pub enum ErrorKind {
     Io,
     /// bhemu broke one of its own invariants (a bug to report).
     Internal,
+    /// Another process running chips of the same system failed, or the processes could not
+    /// reach one another (docs/multi-chip.md MC-12).
+    System,
 }
 
 impl ErrorKind {
@@ -51,6 +54,7 @@ impl ErrorKind {
             ErrorKind::Deadlock => "deadlock",
             ErrorKind::CycleLimit => "cycle limit",
             ErrorKind::Io => "io",
+            ErrorKind::System => "system",
         }
     }
 }

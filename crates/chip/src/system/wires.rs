@@ -45,13 +45,31 @@ impl Wires {
 
     /// Puts the sends of chip `chip` (taken with `take`) on their links.
     pub fn post(&mut self, chip: u32, take: impl FnOnce(&mut Vec<Send>)) -> Result<(), ChipError> {
-        take(&mut self.sends);
-        for s in self.sends.drain(..) {
+        let mut sends = std::mem::take(&mut self.sends);
+        take(&mut sends);
+        let r = self.post_sends(chip, &mut sends, |_| true);
+        self.sends = sends;
+        r
+    }
+
+    /// Puts the sends of chip `chip` (drained from `sends`) on their links, keeping only those
+    /// bound for a chip `mine` accepts (a process that runs some of the system's chips keeps
+    /// what is on its way to them).
+    pub fn post_sends(
+        &mut self,
+        chip: u32,
+        sends: &mut Vec<Send>,
+        mine: impl Fn(u32) -> bool,
+    ) -> Result<(), ChipError> {
+        for s in sends.drain(..) {
             let from = Port {
                 chip,
                 channel: s.channel,
             };
             let to = peer_of(self.kind, from)?;
+            if !mine(to.chip) {
+                continue;
+            }
             self.posted += 1;
             self.flights.push(Flight {
                 due: s.cycle + LINK_LATENCY,

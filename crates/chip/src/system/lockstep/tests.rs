@@ -15,6 +15,8 @@ struct Mock {
     /// At this cycle, wait for the host: no progress until `held` is cleared.
     pause_at: Option<u64>,
     held: bool,
+    /// Fail when reaching this cycle.
+    fail_at: Option<u64>,
 }
 
 impl Mock {
@@ -28,6 +30,7 @@ impl Mock {
             arrived: Vec::new(),
             pause_at: None,
             held: false,
+            fail_at: None,
         }
     }
     fn send(&mut self, value: u32) {
@@ -56,6 +59,11 @@ impl Stepped for Mock {
             }
             if self.held {
                 return Ok(());
+            }
+            if self.fail_at == Some(self.cycle) {
+                return Err(
+                    ChipError::new(ErrorKind::Noc, "the mock fails here").at_cycle(self.cycle)
+                );
             }
             let now = self.cycle;
             for k in 0..self.sends.len() {
@@ -164,4 +172,113 @@ fn mc11_chips_share_the_threads_one_each_then_their_tiles() {
     assert_eq!(share_threads(16, 2), (2, 8));
     assert_eq!(share_threads(16, 32), (16, 1));
     assert_eq!(share_threads(0, 1), (1, 1));
+}
+
+/// Processes played by threads: each [`Exchange`] call puts its report in its slot, waits for
+/// all, and takes every slot.
+struct Table {
+    slots: std::sync::Mutex<Vec<Report>>,
+    all_in: std::sync::Barrier,
+}
+
+struct Process<'a> {
+    rank: usize,
+    table: &'a Table,
+}
+
+impl Exchange for Process<'_> {
+    fn exchange(&mut self, mine: Report) -> Result<Vec<Report>, String> {
+        self.table.slots.lock().map_err(|e| e.to_string())?[self.rank] = mine;
+        self.table.all_in.wait();
+        let all = self.table.slots.lock().map_err(|e| e.to_string())?.clone();
+        self.table.all_in.wait();
+        Ok(all)
+    }
+}
+
+/// [`arrivals`] with each chip in a process of its own (a thread with its own links).
+fn arrivals_apart(call: u64) -> Vec<Vec<(u64, u32)>> {
+    let table = Table {
+        slots: std::sync::Mutex::new(vec![Report::default(); 2]),
+        all_in: std::sync::Barrier::new(2),
+    };
+    let chips = vec![Mock::new(2, &[0, 5, 5, 1700], 3), Mock::new(9, &[5], 2)];
+    std::thread::scope(|s| {
+        let handles: Vec<_> = chips
+            .into_iter()
+            .enumerate()
+            .map(|(rank, chip)| {
+                let table = &table;
+                s.spawn(move || {
+                    let mut chip = [chip];
+                    let mut wires = Wires::new(SystemKind::P300);
+                    let mut x = Process { rank, table };
+                    let mut now = 0;
+                    while now < 6000 {
+                        now = (now + call).min(6000);
+                        run_shared(&mut wires, &mut chip, &[rank as u32], &[now], 1, &mut x)
+                            .expect("run");
+                    }
+                    let [chip] = chip;
+                    chip.arrived
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("process"))
+            .collect()
+    })
+}
+
+#[test]
+fn mc12_chips_in_two_processes_compute_what_one_process_does() {
+    let one = arrivals(1000, 1, false);
+    for call in [1, 999, 1000, 6000] {
+        assert_eq!(arrivals_apart(call), one, "calls of {call} cycles");
+    }
+}
+
+#[test]
+fn mc12_a_failure_in_one_process_ends_the_run_in_every_process() {
+    let table = Table {
+        slots: std::sync::Mutex::new(vec![Report::default(); 2]),
+        all_in: std::sync::Barrier::new(2),
+    };
+    let errors: Vec<ChipError> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2usize)
+            .map(|rank| {
+                let table = &table;
+                s.spawn(move || {
+                    let mut chip = [Mock::new(if rank == 0 { 2 } else { 9 }, &[], 0)];
+                    if rank == 1 {
+                        chip[0].fail_at = Some(1500);
+                    }
+                    let mut wires = Wires::new(SystemKind::P300);
+                    let mut x = Process { rank, table };
+                    run_shared(&mut wires, &mut chip, &[rank as u32], &[5000], 1, &mut x)
+                        .expect_err("the run fails")
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("process"))
+            .collect()
+    });
+    eprintln!("{}\n{}", errors[0], errors[1]);
+    assert_eq!(
+        errors[1].kind,
+        ErrorKind::Noc,
+        "the failing process reports its own error"
+    );
+    assert_eq!(errors[0].kind, ErrorKind::System);
+    assert!(
+        errors[0]
+            .message
+            .starts_with("process 1 of the system failed: ")
+            && errors[0].message.contains("the mock fails here"),
+        "{}",
+        errors[0]
+    );
 }

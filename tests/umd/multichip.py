@@ -8,7 +8,9 @@ Usage:
 The system is chosen with BHEMU_SYSTEM, set here before the library is loaded. On a p300:
 2 chips of board type P300, both MMIO-capable, with the links {0: {2: (1, 9), 3: (1, 8)}};
 4 KiB L1 and DRAM round trips on each chip with chip-distinct data; 64 bytes sent from
-chip 0 channel 2 by the host through the TX queue (command 2) arrive in chip 1 channel 9's L1.
+chip 0 channel 2 by the host through the TX queue (command 2) arrive in chip 1 channel 9's L1;
+64 bytes sent from chip 0 channel 3 by a kernel on that tile's second Ethernet core (ERISC1,
+released from soft reset at its reset PC) arrive in chip 1 channel 8's L1.
 On a galaxy: 32 chips and every link of the 8 x 4 mesh, two channels per neighbour.
 
 Prints one ``ok``/``FAIL`` line per check and ends with ``N passed, M failed``; exit status 0
@@ -31,6 +33,36 @@ TXQ_CMD, TXQ_START, TXQ_SIZE, TXQ_DEST = 0x4, 0x14, 0x18, 0x1C
 SRC, DST = 0x40000, 0x50000
 L1_ADDR = 0x30000
 DRAM_ADDR = 0x100000
+
+
+# docs/multi-chip.md MC-13: the Ethernet cores' soft reset and ERISC1's reset PC.
+SOFT_RESET, ERISC1_RESET_PC = 0xFFB121B0, 0xFFB14008
+KERNEL = 0x20000
+
+
+def rv(*words):
+    return b"".join(w.to_bytes(4, "little") for w in words)
+
+
+def li(rd, v):
+    """lui rd, hi; addi rd, rd, lo (RV32I encodings)."""
+    lo = v & 0xFFF
+    lo = lo - 0x1000 if lo & 0x800 else lo
+    hi = (v - lo) & 0xFFFFF000
+    return [hi | rd << 7 | 0x37, (lo & 0xFFF) << 20 | rd << 15 | rd << 7 | 0x13]
+
+
+def sw(rs2, rs1):
+    """sw rs2, 0(rs1)"""
+    return rs2 << 20 | rs1 << 15 | 2 << 12 | 0x23
+
+
+def txq_kernel(src, size, dest):
+    """Programs TX queue 0 to send size bytes from src to dest of the peer, then spins."""
+    words = []
+    for reg, v in ((TXQ_START, src), (TXQ_SIZE, size), (TXQ_DEST, dest), (TXQ_CMD, 2)):
+        words += li(6, v) + li(7, TXQ + reg) + [sw(6, 7)]
+    return rv(*words, 0x6F)  # jal x0, 0
 
 
 def eth_translated(channel):
@@ -94,6 +126,20 @@ def p300_checks(tt_umd, cd, devs):
         if got == payload:
             break
     check("MC-6 TX queue data from chip 0 ch 2 lands in chip 1 ch 9 L1", got == payload, got[:8].hex())
+    # MC-13: a kernel on chip 0 channel 3's ERISC1 sends over the second link.
+    sx, sy = eth_translated(3)
+    dx, dy = eth_translated(8)
+    payload = bytes((i * 3 ^ 0x3C) & 0xFF for i in range(64))
+    d0.noc_write(sx, sy, SRC, payload)
+    d0.noc_write(sx, sy, KERNEL, txq_kernel(SRC, len(payload), DST))
+    d0.noc_write32(sx, sy, ERISC1_RESET_PC, KERNEL)
+    d0.noc_write32(sx, sy, SOFT_RESET, 0)  # ERISC1 out of reset; ERISC0 stays with the base firmware
+    got = b""
+    for _ in range(5000):
+        got = bytes(d1.noc_read(dx, dy, DST, len(payload)))
+        if got == payload:
+            break
+    check("MC-13 a kernel on chip 0 ch 3's ERISC1 sends to chip 1 ch 8 L1", got == payload, got[:8].hex())
 
 
 def galaxy_checks(cd):

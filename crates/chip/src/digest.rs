@@ -96,6 +96,17 @@ impl Chip {
             h.bytes(data);
         });
         parts.push(("DRAM".to_string(), h.0));
+        self.advance_eth()?;
+        self.eth().for_each_tile(|c, l1, cores| {
+            let mut h = Fnv::new();
+            h.bytes(l1);
+            parts.push((format!("Ethernet channel {c} L1"), h.0));
+            for (k, core) in cores.iter().enumerate() {
+                let mut h = Fnv::new();
+                core.fold_state(&mut |w| h.word(w));
+                parts.push((format!("Ethernet channel {c} ERISC{k}"), h.0));
+            }
+        });
         Ok(ChipDigest { parts })
     }
 }

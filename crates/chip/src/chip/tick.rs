@@ -21,7 +21,7 @@ impl Chip {
             while self.cycle < end {
                 self.traced_tick()?;
             }
-            return Ok(());
+            return self.advance_eth();
         }
         while self.cycle < end {
             let q = self.quantum_len(end);
@@ -32,7 +32,7 @@ impl Chip {
             }
             self.skip_quiet(end);
         }
-        Ok(())
+        self.advance_eth()
     }
 
     /// Fast schedule: after a cycle in which no tile and no coprocessor had anything due and

@@ -1,8 +1,10 @@
-//! A chip's Ethernet tiles as the host and the links see them (docs/multi-chip.md): each
-//! enabled channel's 512 KiB L1, the state the base firmware leaves in it ([`boot_results`]),
-//! its soft-reset register and its TX queues. bhemu runs no Ethernet firmware and no Ethernet
-//! RISC-V core; the NoC does not reach these tiles, only the host (through a TLB window) and
-//! the links do.
+//! A chip's Ethernet tiles (docs/multi-chip.md): each enabled channel's 512 KiB L1, the state
+//! the base firmware leaves in it ([`boot_results`]), its registers ([`regs`]: soft reset, the
+//! cores' reset PCs, the TX queues, the PTP timer) and its two RISC-V cores ([`core`]). bhemu
+//! does not run the base firmware; the NoC does not reach these tiles, only the host (through a
+//! TLB window), the tiles' own cores and the links do. Nothing else observes a tile, so its
+//! cores run lazily: they catch up with the chip's cycle whenever the host, a link or the end
+//! of a clock call looks at the tile ([`Ethernet::advance`]).
 //!
 //! TX queue `q` (0–2) of a tile is a block of registers at `0xFFB9_0000 + 0x1000 q`
 //! (tt-metal `tt_eth_ss_regs.h` / `eth_l1_address_map.h`): `CONTROL` 0x0, `CMD` 0x4,
@@ -16,23 +18,19 @@ use crate::error::ErrorKind;
 use crate::system::{Member, ETH_CHANNELS};
 
 pub mod boot_results;
+pub mod core;
+pub mod regs;
+
+pub use self::core::{EthCore, EthCoreState};
+use regs::{Regs, Written};
+pub use regs::{
+    CMD_SEND_DATA, CMD_WRITE_REG, PTP_TIMER_HI, PTP_TIMER_LO, RESET_PC, SOFT_RESET, TXQ_BASE,
+    TXQ_CMD, TXQ_CONTROL, TXQ_DEST_ADDR, TXQ_QUEUES, TXQ_REMOTE_REG_DATA, TXQ_SIZE, TXQ_START_ADDR,
+    TXQ_STATUS, TXQ_STRIDE,
+};
 
 /// L1 of an Ethernet tile (tt-metal `eth_l1_address_map.h`, `MAX_L1_LOADING_SIZE`).
 pub const ETH_L1_SIZE: usize = 512 * 1024;
-pub const TXQ_BASE: u64 = 0xFFB9_0000;
-pub const TXQ_STRIDE: u64 = 0x1000;
-pub const TXQ_QUEUES: usize = 3;
-pub const TXQ_CONTROL: u64 = 0x0;
-pub const TXQ_CMD: u64 = 0x4;
-pub const TXQ_STATUS: u64 = 0x8;
-pub const TXQ_START_ADDR: u64 = 0x14;
-pub const TXQ_SIZE: u64 = 0x18;
-pub const TXQ_DEST_ADDR: u64 = 0x1C;
-pub const TXQ_REMOTE_REG_DATA: u64 = 0x44;
-pub const CMD_SEND_DATA: u32 = 2;
-pub const CMD_WRITE_REG: u32 = 4;
-/// `RISCV_DEBUG_REG_SOFT_RESET_0` of the tile; bits 11 and 12 hold its two RISC-V cores.
-pub const SOFT_RESET: u64 = 0xFFB1_21B0;
 /// Soft reset at power-on: both cores held; a linked channel's base firmware leaves core 0
 /// (bit 11) released for the active firmware, as the reference simulator reports.
 const SOFT_RESET_HELD: u32 = 0x1800;
@@ -72,7 +70,7 @@ pub struct Send {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-struct Txq {
+pub struct Txq {
     control: u32,
     start: u32,
     size: u32,
@@ -83,14 +81,27 @@ struct Txq {
 struct EthTile {
     l1: Vec<u8>,
     soft_reset: u32,
+    reset_pc: [u32; 2],
     txq: [Txq; TXQ_QUEUES],
+    cores: [EthCore; 2],
 }
 
-/// The chip's Ethernet tiles (present channels only) and its outbox.
+/// The base firmware's mailboxes (tt-metal `eth_fw_api.h`: four 16-byte `eth_mailbox_t`, a
+/// message word and three arguments, at 0x7D000) and the messages bhemu's stand-in answers.
+const MAILBOX_BASE: u32 = 0x7D000;
+const MAILBOXES: u32 = 4;
+const MSG_STATUS_MASK: u32 = 0xFFFF_0000;
+const MSG_CALL: u32 = 0xCA11_0000;
+const MSG_DONE: u32 = 0xD0E5_0000;
+const MSG_RELEASE_CORE: u32 = 0x0002;
+
+/// The chip's Ethernet tiles (present channels only), its outbox, and the cycle its cores
+/// have run to.
 pub struct Ethernet {
     member: Member,
     tiles: Vec<Option<EthTile>>,
     outbox: Vec<Send>,
+    cycle: u64,
 }
 
 type Refusal = (ErrorKind, String);
@@ -101,15 +112,21 @@ impl Ethernet {
         let tiles = (0..ETH_CHANNELS as u8)
             .map(|c| {
                 (member.enabled_eth >> c & 1 == 1).then(|| {
+                    let peer = member.peers[usize::from(c)];
+                    let linked = peer.is_some();
                     let mut t = EthTile {
                         l1: vec![0; ETH_L1_SIZE],
                         soft_reset: SOFT_RESET_HELD,
+                        reset_pc: [0; 2],
                         txq: [Txq::default(); TXQ_QUEUES],
+                        cores: [
+                            EthCore::new(0, !linked, linked),
+                            EthCore::new(1, true, false),
+                        ],
                     };
-                    let peer = member.peers[usize::from(c)];
                     boot_results::write(&mut t.l1, member, c, peer.as_ref());
-                    if peer.is_some() {
-                        t.soft_reset &= !(1 << 11);
+                    if linked {
+                        t.soft_reset &= !self::core::ERISC_RESET_BITS[0];
                     }
                     t
                 })
@@ -119,6 +136,7 @@ impl Ethernet {
             member: member.clone(),
             tiles,
             outbox: Vec::new(),
+            cycle: 0,
         }
     }
 
@@ -142,16 +160,6 @@ impl Ethernet {
         })
     }
 
-    fn tile(&mut self, c: u8) -> Result<&mut EthTile, Refusal> {
-        self.tiles
-            .get_mut(usize::from(c))
-            .and_then(Option::as_mut)
-            .ok_or((
-                ErrorKind::Unmapped,
-                format!("Ethernet channel {c} is harvested"),
-            ))
-    }
-
     /// Sends issued so far, oldest first; the outbox is left empty.
     pub fn take_sends(&mut self, out: &mut Vec<Send>) {
         out.append(&mut self.outbox);
@@ -162,112 +170,231 @@ impl Ethernet {
         !self.outbox.is_empty()
     }
 
-    /// A host read of channel `c`'s tile.
-    pub fn read(&mut self, c: u8, addr: u64, buf: &mut [u8]) -> Result<(), Refusal> {
-        let t = self.tile(c)?;
+    /// Core `k` (0 or 1) of channel `c`, if the channel is present.
+    pub fn core(&self, c: u8, k: usize) -> Option<&EthCore> {
+        self.tiles.get(usize::from(c))?.as_ref()?.cores.get(k)
+    }
+
+    /// Each present tile's channel, L1 and cores (the state digest).
+    pub fn for_each_tile(&self, mut f: impl FnMut(u8, &[u8], &[EthCore; 2])) {
+        for (c, t) in self.tiles.iter().enumerate() {
+            if let Some(t) = t {
+                f(c as u8, &t.l1, &t.cores);
+            }
+        }
+    }
+
+    /// The cycle the tiles' cores have run to.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Runs every tile's cores up to cycle `now` (MC-13). Tiles see nothing of one another
+    /// within a clock call (the NoC does not reach them; links deliver between calls), so each
+    /// runs on its own; a tile's two cores take turns each cycle, ERISC0 first. The first
+    /// error stops the run and names the channel.
+    pub fn advance(&mut self, now: u64) -> Result<(), (u8, Refusal)> {
+        let from = self.cycle;
+        if now <= from {
+            return Ok(());
+        }
+        self.cycle = now;
+        for (c, t) in self.tiles.iter_mut().enumerate() {
+            let Some(t) = t else { continue };
+            let c = c as u8;
+            for cycle in from..now {
+                if !t.cores.iter().any(|k| k.state() == EthCoreState::Running) {
+                    break;
+                }
+                t.cycle(c, &self.member, &mut self.outbox, cycle)
+                    .map_err(|r| (c, r))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A host read of channel `c`'s tile at cycle `now`.
+    pub fn read(&mut self, c: u8, addr: u64, buf: &mut [u8], now: u64) -> Result<(), Refusal> {
+        self.advance(now).map_err(|(_, r)| r)?;
+        let member = &self.member;
+        let outbox = &mut self.outbox;
+        let t = tile_mut(&mut self.tiles, c)?;
         if let Some(r) = l1_range(addr, buf.len()) {
             buf.copy_from_slice(&t.l1[r]);
             return Ok(());
         }
-        let v = match reg_word(addr, buf.len()) {
-            Some(SOFT_RESET) => t.soft_reset,
-            Some(a) => match txq_reg(a) {
-                Some((q, TXQ_CONTROL)) => t.txq[q].control,
-                // Commands complete at once and the queue is never busy.
-                Some((_, TXQ_CMD | TXQ_STATUS)) => 0,
-                _ => return Err(unmodelled(c, addr, buf.len(), false)),
-            },
-            None => return Err(unmodelled(c, addr, buf.len(), false)),
-        };
-        buf.copy_from_slice(&v.to_le_bytes());
-        Ok(())
+        let v = reg_word(addr, buf.len()).and_then(|a| t.regs(c, member, outbox, now).read(a));
+        match v {
+            Some(v) => {
+                buf.copy_from_slice(&v.to_le_bytes());
+                Ok(())
+            }
+            None => Err(unmodelled(c, addr, buf.len(), false)),
+        }
     }
 
-    /// A host write to channel `c`'s tile at cycle `now` (or a write that arrived over a link).
+    /// A host write to channel `c`'s tile at cycle `now`.
     pub fn write(&mut self, c: u8, addr: u64, data: &[u8], now: u64) -> Result<(), Refusal> {
-        let t = self.tile(c)?;
+        self.advance(now).map_err(|(_, r)| r)?;
+        self.write_at(c, addr, data, now)
+    }
+
+    fn write_at(&mut self, c: u8, addr: u64, data: &[u8], now: u64) -> Result<(), Refusal> {
+        let member = &self.member;
+        let outbox = &mut self.outbox;
+        let t = tile_mut(&mut self.tiles, c)?;
         if let Some(r) = l1_range(addr, data.len()) {
             t.l1[r].copy_from_slice(data);
-            return Ok(());
+            return t.wrote_l1(c, addr as u32, (addr as usize + data.len()) as u32);
         }
         let (Some(a), Ok(word)) = (reg_word(addr, data.len()), <[u8; 4]>::try_from(data)) else {
             return Err(unmodelled(c, addr, data.len(), true));
         };
-        let v = u32::from_le_bytes(word);
-        if a == SOFT_RESET {
-            t.soft_reset = v;
-            return Ok(());
-        }
-        let Some((q, off)) = txq_reg(a) else {
-            return Err(unmodelled(c, addr, 4, true));
-        };
-        let txq = &mut t.txq[q];
-        match off {
-            TXQ_CONTROL => txq.control = v,
-            TXQ_START_ADDR => txq.start = v,
-            TXQ_SIZE => txq.size = v,
-            TXQ_DEST_ADDR => txq.dest = v,
-            TXQ_REMOTE_REG_DATA => txq.remote_data = v,
-            TXQ_CMD => {
-                let q = *txq;
-                let payload = self.command(c, a, q, v)?;
-                self.outbox.push(Send {
-                    channel: c,
-                    cycle: now,
-                    payload,
-                });
+        let EthTile { l1, .. } = t;
+        let l1 = std::mem::take(l1);
+        let r = t
+            .regs(c, member, outbox, now)
+            .write(a, u32::from_le_bytes(word), &l1);
+        t.l1 = l1;
+        match r? {
+            Written::Nothing => Err(unmodelled(c, addr, 4, true)),
+            Written::Done => Ok(()),
+            Written::SoftReset(v) => {
+                t.apply_soft_reset(v);
+                Ok(())
             }
-            _ => return Err(unmodelled(c, addr, 4, true)),
+        }
+    }
+
+    /// Applies what arrived over channel `c`'s link at cycle `now`.
+    pub fn deliver(&mut self, c: u8, payload: &Payload, now: u64) -> Result<(), Refusal> {
+        self.advance(now).map_err(|(_, r)| r)?;
+        match payload {
+            Payload::Data { dest, bytes } => self.write_at(c, u64::from(*dest), bytes, now),
+            Payload::Reg { dest, value } => {
+                self.write_at(c, u64::from(*dest), &value.to_le_bytes(), now)
+            }
+        }
+    }
+}
+
+fn tile_mut(tiles: &mut [Option<EthTile>], c: u8) -> Result<&mut EthTile, Refusal> {
+    tiles
+        .get_mut(usize::from(c))
+        .and_then(Option::as_mut)
+        .ok_or((
+            ErrorKind::Unmapped,
+            format!("Ethernet channel {c} is harvested"),
+        ))
+}
+
+impl EthTile {
+    fn regs<'a>(
+        &'a mut self,
+        c: u8,
+        member: &'a Member,
+        outbox: &'a mut Vec<Send>,
+        now: u64,
+    ) -> Regs<'a> {
+        Regs {
+            channel: c,
+            member,
+            soft_reset: &mut self.soft_reset,
+            reset_pc: &mut self.reset_pc,
+            txq: &mut self.txq,
+            outbox,
+            now,
+        }
+    }
+
+    /// Soft reset `v`: a core whose bit is set is held; one whose bit clears starts at its
+    /// reset PC (MC-13).
+    fn apply_soft_reset(&mut self, v: u32) {
+        for (k, core) in self.cores.iter_mut().enumerate() {
+            if v & self::core::ERISC_RESET_BITS[k] != 0 {
+                core.hold();
+            } else if core.is_held() {
+                core.release(self.reset_pc[k]);
+            }
+        }
+    }
+
+    /// After L1 bytes [lo, hi) changed: the cores' decoded code there is stale, and a message
+    /// posted to the base firmware's mailbox is answered.
+    fn wrote_l1(&mut self, c: u8, lo: u32, hi: u32) -> Result<(), Refusal> {
+        for core in &mut self.cores {
+            core.invalidate_code(lo, hi - lo);
+        }
+        for m in 0..MAILBOXES {
+            let a = MAILBOX_BASE + 16 * m;
+            if lo <= a && a + 4 <= hi {
+                self.mailbox(c, a)?;
+            }
         }
         Ok(())
     }
 
-    /// What `CMD` = `v` on channel `c` sends (register address `reg`), or why it cannot.
-    fn command(&mut self, c: u8, reg: u64, q: Txq, v: u32) -> Result<Payload, Refusal> {
-        let chip = self.member.chip;
-        let (x, y) = channel_noc0(c);
-        let at = format!(
-            "chip {chip} Ethernet channel {c} (NOC0 ({x},{y})) register {reg:#x} (ETH_TXQ_CMD)"
-        );
-        if self.member.peers[usize::from(c)].is_none() {
+    /// The base firmware's answer to the message at mailbox `a`, when it is resident and idle
+    /// (on ERISC0 of a linked channel): `RELEASE_CORE` starts ERISC0 at the first argument and
+    /// reports done; other calls are refused by name. A message nobody is there to read stays.
+    fn mailbox(&mut self, c: u8, a: u32) -> Result<(), Refusal> {
+        let word = |l1: &[u8], at: u32| {
+            let i = at as usize;
+            u32::from_le_bytes([l1[i], l1[i + 1], l1[i + 2], l1[i + 3]])
+        };
+        let msg = word(&self.l1, a);
+        if msg & MSG_STATUS_MASK != MSG_CALL || self.cores[0].state() != EthCoreState::BaseFirmware
+        {
+            return Ok(());
+        }
+        if msg & !MSG_STATUS_MASK != MSG_RELEASE_CORE {
             return Err((
-                ErrorKind::InvalidInput,
-                format!("{at} = {v}: the channel has no link"),
+                ErrorKind::Unimplemented,
+                format!("Ethernet channel {c} base-firmware mailbox {a:#x}: message {msg:#010x}; bhemu's stand-in for the base firmware answers RELEASE_CORE (0xca110002) only"),
             ));
         }
-        match v {
-            CMD_SEND_DATA => {
-                let aligned = q.start.is_multiple_of(16) && q.size.is_multiple_of(16) && q.dest.is_multiple_of(16);
-                let fits = |a: u32| u64::from(a) + u64::from(q.size) <= ETH_L1_SIZE as u64;
-                if !aligned || !fits(q.start) || !fits(q.dest) {
-                    return Err((ErrorKind::AccessRule, format!("{at} = 2: start {:#x}, size {:#x}, destination {:#x} must be 16-byte aligned and inside the 512 KiB L1", q.start, q.size, q.dest)));
-                }
-                let t = self.tile(c)?;
-                let bytes = t.l1[q.start as usize..(q.start + q.size) as usize].to_vec();
-                Ok(Payload::Data {
-                    dest: q.dest,
-                    bytes,
-                })
-            }
-            CMD_WRITE_REG if q.dest.is_multiple_of(4) => Ok(Payload::Reg {
-                dest: q.dest,
-                value: q.remote_data,
-            }),
-            _ => Err((
-                ErrorKind::Unimplemented,
-                format!("{at} = {v:#x}: bhemu models commands 2 (data) and 4 (register write, 4-byte aligned destination)"),
-            )),
-        }
+        let entry = word(&self.l1, a + 4);
+        let done = (MSG_DONE | MSG_RELEASE_CORE).to_le_bytes();
+        self.l1[a as usize..a as usize + 4].copy_from_slice(&done);
+        self.l1[a as usize + 4..a as usize + 16].fill(0);
+        self.cores[0].start(entry);
+        Ok(())
     }
 
-    /// Applies what arrived over channel `c`'s link.
-    pub fn deliver(&mut self, c: u8, payload: &Payload, now: u64) -> Result<(), Refusal> {
-        match payload {
-            Payload::Data { dest, bytes } => self.write(c, u64::from(*dest), bytes, now),
-            Payload::Reg { dest, value } => {
-                self.write(c, u64::from(*dest), &value.to_le_bytes(), now)
+    /// One cycle of the tile's cores.
+    fn cycle(
+        &mut self,
+        c: u8,
+        member: &Member,
+        outbox: &mut Vec<Send>,
+        now: u64,
+    ) -> Result<(), Refusal> {
+        for k in 0..2 {
+            let EthTile {
+                l1,
+                soft_reset,
+                reset_pc,
+                txq,
+                cores,
+            } = self;
+            let mut regs = Regs {
+                channel: c,
+                member,
+                soft_reset,
+                reset_pc,
+                txq,
+                outbox,
+                now,
+            };
+            let out = cores[k].step(l1, &mut regs)?;
+            if let Some(v) = out.soft_reset {
+                self.apply_soft_reset(v);
+            }
+            if let Some((lo, hi)) = out.wrote {
+                self.wrote_l1(c, lo, hi)?;
             }
         }
+        Ok(())
     }
 }
 
@@ -278,12 +405,6 @@ fn l1_range(addr: u64, len: usize) -> Option<std::ops::Range<usize>> {
 
 fn reg_word(addr: u64, len: usize) -> Option<u64> {
     (len == 4 && addr.is_multiple_of(4)).then_some(addr)
-}
-
-fn txq_reg(addr: u64) -> Option<(usize, u64)> {
-    let rel = addr.checked_sub(TXQ_BASE)?;
-    let q = (rel / TXQ_STRIDE) as usize;
-    (q < TXQ_QUEUES).then_some((q, rel % TXQ_STRIDE))
 }
 
 fn unmodelled(c: u8, addr: u64, len: usize, write: bool) -> Refusal {

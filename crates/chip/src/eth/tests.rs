@@ -3,7 +3,7 @@ use crate::system::SystemKind;
 
 fn u32_at(e: &mut Ethernet, c: u8, addr: u64) -> u32 {
     let mut b = [0u8; 4];
-    e.read(c, addr, &mut b).unwrap();
+    e.read(c, addr, &mut b, 7).unwrap();
     u32::from_le_bytes(b)
 }
 
@@ -44,16 +44,16 @@ fn mc5_a_linked_channel_reports_a_trained_link_and_both_ends() {
     assert_eq!(u32_at(&mut e, 2, b + 8), 2);
     assert_eq!(u32_at(&mut e, 2, b + 0x204), 1);
     let mut local = [0u8; 28];
-    e.read(2, b + 0x3C0, &mut local).unwrap();
+    e.read(2, b + 0x3C0, &mut local, 7).unwrap();
     assert_eq!(&local[1..4], &[0, 2, 2]);
     assert_eq!(&local[4..12], &[0x40, 4, 0, 0, 1, 0, 0, 0]);
     assert_eq!(&local[24..28], &[1, 0, 0, 0]);
     let mut remote = [0u8; 28];
-    e.read(2, b + 0x3E0, &mut remote).unwrap();
+    e.read(2, b + 0x3E0, &mut remote, 7).unwrap();
     assert_eq!(&remote[1..4], &[1, 9, 9]);
     assert_eq!(&remote[24..28], &[2, 0, 0, 0]);
     let mut ver = [0u8; 3];
-    e.read(2, b + 0x3BC, &mut ver).unwrap();
+    e.read(2, b + 0x3BC, &mut ver, 7).unwrap();
     assert_eq!(ver, [0, 6, 1]);
     // Core 0 released for the active firmware on a linked channel.
     assert_eq!(u32_at(&mut e, 2, SOFT_RESET), 0x1000);
@@ -67,7 +67,7 @@ fn mc5_an_unlinked_channel_reports_port_down_and_a_harvested_one_is_absent() {
     assert_eq!(u32_at(&mut e, 0, b + 4), 2);
     assert_eq!(u32_at(&mut e, 0, SOFT_RESET), 0x1800);
     assert!(!e.present(12));
-    let (kind, _) = e.read(12, 0, &mut [0u8; 4]).unwrap_err();
+    let (kind, _) = e.read(12, 0, &mut [0u8; 4], 7).unwrap_err();
     assert_eq!(kind, ErrorKind::Unmapped);
     assert!(!Ethernet::new(&crate::system::Member::default()).present(0));
 }
@@ -133,4 +133,219 @@ fn mc7_a_command_on_an_unlinked_channel_names_chip_tile_and_register() {
         .unwrap_err();
     assert_eq!(kind, ErrorKind::AccessRule);
     assert!(!e.sends_pending());
+}
+
+// ---- MC-13: the Ethernet cores --------------------------------------------------------------
+
+mod cores {
+    use super::*;
+    use bhemu_isa::riscv::{encode, ImmOp, Insn, LoadOp, StoreOp};
+
+    const T0: u8 = 5;
+    const T1: u8 = 6;
+    const T2: u8 = 7;
+    const PROGRAM: u32 = 0x2_0000;
+
+    fn li(rd: u8, v: u32) -> Vec<Insn> {
+        let lo = ((v as i32) << 20) >> 20;
+        vec![
+            Insn::Lui {
+                rd,
+                imm: v.wrapping_sub(lo as u32),
+            },
+            Insn::OpImm {
+                op: ImmOp::Addi,
+                rd,
+                rs1: rd,
+                imm: lo,
+            },
+        ]
+    }
+
+    /// `*(u32 *)addr = v` through T1, T2.
+    fn store(addr: u32, v: u32) -> Vec<Insn> {
+        let mut p = li(T1, v);
+        p.extend(li(T2, addr));
+        p.push(Insn::Store {
+            op: StoreOp::Sw,
+            rs1: T2,
+            rs2: T1,
+            offset: 0,
+        });
+        p
+    }
+
+    /// `T0 = *(u32 *)addr`.
+    fn load(addr: u32) -> Vec<Insn> {
+        let mut p = li(T2, addr);
+        p.push(Insn::Load {
+            op: LoadOp::Lw,
+            rd: T0,
+            rs1: T2,
+            offset: 0,
+        });
+        p
+    }
+
+    fn spin() -> Insn {
+        Insn::Jal { rd: 0, offset: 0 }
+    }
+
+    fn bytes(p: &[Insn]) -> Vec<u8> {
+        p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
+    }
+
+    fn word(e: &mut Ethernet, c: u8, addr: u64, now: u64) -> u32 {
+        let mut b = [0u8; 4];
+        e.read(c, addr, &mut b, now).unwrap();
+        u32::from_le_bytes(b)
+    }
+
+    fn p300_chip0() -> Ethernet {
+        Ethernet::new(&SystemKind::P300.member(0).unwrap())
+    }
+
+    /// Loads `p` at [`PROGRAM`] of channel `c` and releases ERISC1 there at cycle `now`.
+    fn run_erisc1(e: &mut Ethernet, c: u8, p: &[Insn], now: u64) {
+        e.write(c, u64::from(PROGRAM), &bytes(p), now).unwrap();
+        e.write(c, RESET_PC[1], &PROGRAM.to_le_bytes(), now)
+            .unwrap();
+        // ERISC0 stays with the base firmware (bit 11 clear), ERISC1 is released.
+        e.write(c, SOFT_RESET, &0u32.to_le_bytes(), now).unwrap();
+    }
+
+    #[test]
+    fn mc13_erisc1_starts_at_its_reset_pc_when_released_and_holds_when_reset() {
+        let mut e = p300_chip0();
+        assert_eq!(e.core(2, 1).map(EthCore::state), Some(EthCoreState::Held));
+        assert_eq!(
+            e.core(2, 0).map(EthCore::state),
+            Some(EthCoreState::BaseFirmware)
+        );
+        let mut p = store(0x3_0000, 0xCAFE);
+        p.push(spin());
+        run_erisc1(&mut e, 2, &p, 0);
+        assert_eq!(
+            word(&mut e, 2, 0x3_0000, 0),
+            0,
+            "nothing runs before its cycles pass"
+        );
+        e.advance(100).unwrap();
+        let mut b = [0u8; 4];
+        e.read(2, 0x3_0000, &mut b, 100).unwrap();
+        assert_eq!(u32::from_le_bytes(b), 0xCAFE);
+        let spin_pc = PROGRAM + 4 * (p.len() as u32 - 1);
+        assert_eq!(e.core(2, 1).map(EthCore::pc), Some(spin_pc));
+        // Bit 12 set again: held, and the pc stays where it was.
+        e.write(2, SOFT_RESET, &0x1000u32.to_le_bytes(), 100)
+            .unwrap();
+        assert_eq!(e.core(2, 1).map(EthCore::state), Some(EthCoreState::Held));
+        e.advance(200).unwrap();
+        assert_eq!(e.core(2, 1).map(EthCore::pc), Some(spin_pc));
+    }
+
+    #[test]
+    fn mc13_a_core_reads_the_ptp_timer_and_sends_over_its_link() {
+        let mut e = p300_chip0();
+        e.advance(10_000).unwrap();
+        let src = 0x4_0000u32;
+        e.write(2, u64::from(src), &[0x5A; 16], 10_000).unwrap();
+        let mut p = load(u32::try_from(PTP_TIMER_LO).unwrap());
+        let ptp_at = p.len() as u64 - 1;
+        p.extend(li(T2, 0x3_0000));
+        p.push(Insn::Store {
+            op: StoreOp::Sw,
+            rs1: T2,
+            rs2: T0,
+            offset: 0,
+        });
+        let q = u32::try_from(TXQ_BASE).unwrap();
+        p.extend(store(q + TXQ_START_ADDR as u32, src));
+        p.extend(store(q + TXQ_SIZE as u32, 16));
+        p.extend(store(q + TXQ_DEST_ADDR as u32, 0x5_0000));
+        p.extend(store(q + TXQ_CMD as u32, CMD_SEND_DATA));
+        let cmd_at = p.len() as u64 - 1;
+        p.push(spin());
+        run_erisc1(&mut e, 2, &p, 10_000);
+        e.advance(10_100).unwrap();
+        // The load ran at cycle 10 000 + its index; PTP ticks are 27 cycles (20 ns).
+        assert_eq!(
+            u64::from(word(&mut e, 2, 0x3_0000, 10_100)),
+            (10_000 + ptp_at) / 27
+        );
+        let mut sent = Vec::new();
+        e.take_sends(&mut sent);
+        assert_eq!(
+            sent,
+            vec![Send {
+                channel: 2,
+                cycle: 10_000 + cmd_at,
+                payload: Payload::Data {
+                    dest: 0x5_0000,
+                    bytes: vec![0x5A; 16]
+                },
+            }]
+        );
+    }
+
+    #[test]
+    fn mc13_release_core_starts_erisc0_and_its_return_goes_back_to_the_base_firmware() {
+        let mut e = p300_chip0();
+        let mut p = store(0x3_0008, 0x600D);
+        p.push(Insn::Jalr {
+            rd: 0,
+            rs1: 1,
+            offset: 0,
+        });
+        e.write(2, u64::from(PROGRAM), &bytes(&p), 0).unwrap();
+        e.write(2, 0x7D004, &PROGRAM.to_le_bytes(), 0).unwrap();
+        e.write(2, 0x7D000, &0xCA11_0002u32.to_le_bytes(), 0)
+            .unwrap();
+        assert_eq!(word(&mut e, 2, 0x7D000, 0), 0xD0E5_0002, "answered done");
+        assert_eq!(word(&mut e, 2, 0x7D004, 0), 0, "arguments cleared");
+        assert_eq!(
+            e.core(2, 0).map(EthCore::state),
+            Some(EthCoreState::Running)
+        );
+        assert_eq!(
+            e.core(2, 0).map(|k| k.reg(2)),
+            Some(0xFFB0_2000),
+            "sp at the top of local memory"
+        );
+        e.advance(50).unwrap();
+        let mut b = [0u8; 4];
+        e.read(2, 0x3_0008, &mut b, 50).unwrap();
+        assert_eq!(u32::from_le_bytes(b), 0x600D);
+        assert_eq!(
+            e.core(2, 0).map(EthCore::state),
+            Some(EthCoreState::BaseFirmware)
+        );
+        // Another call the stand-in does not answer is refused by name.
+        let (kind, m) = e
+            .write(2, 0x7D010, &0xCA11_0006u32.to_le_bytes(), 50)
+            .unwrap_err();
+        assert_eq!(kind, ErrorKind::Unimplemented);
+        assert!(
+            m.contains("message 0xca110006") && m.contains("RELEASE_CORE"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn mc13_an_access_bhemu_does_not_model_faults_naming_core_pc_and_address() {
+        let mut e = p300_chip0();
+        let p = load(0xFFB2_0000);
+        let pc = PROGRAM + 4 * (p.len() as u32 - 1);
+        run_erisc1(&mut e, 2, &p, 0);
+        let (c, (kind, m)) = e.advance(10).unwrap_err();
+        eprintln!("{m}");
+        assert_eq!(c, 2);
+        assert_eq!(kind, ErrorKind::Exception);
+        assert!(m.starts_with(&format!("ERISC1 at pc {pc:#010x}")), "{m}");
+        assert!(m.contains("0xffb20000"), "{m}");
+        assert_eq!(
+            e.core(2, 1).map(EthCore::state),
+            Some(EthCoreState::Faulted)
+        );
+    }
 }

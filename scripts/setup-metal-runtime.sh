@@ -19,7 +19,10 @@
 # name of the pre-compiled firmware directory it looks for. Our driver answers as the sfpi 7.89.0
 # compiler does, which gives key 2906205993819637780 for the 140-tile SoC descriptor; the wheel has
 # no such directory, but variant 11660721212704224774 was built for the same chip (8 DRAM banks,
-# 130 L1 banks) and is used in its place.
+# 130 L1 banks) and is used in its place. On a system of several chips (BHEMU_SYSTEM=p300,
+# docs/multi-chip.md) tt-metal computes key 16188023681421878846, which the wheel does not ship
+# either: the same variant stands in for it (the Tensix and Ethernet firmware do not depend on
+# the number of chips).
 #
 # Usage: scripts/setup-metal-runtime.sh [OUT]    (default .cache/metal-runtime)
 # Idempotent; fetches the wheel with scripts/fetch-ttnn.sh when missing. Prints OUT at the end.
@@ -32,6 +35,7 @@ log() { echo "setup-metal-runtime: $*" >&2; }
 
 FW_VARIANT="11660721212704224774"
 JIT_KEY="2906205993819637780"
+SYSTEM_KEY="16188023681421878846"
 
 bash "$repo/scripts/fetch-ttnn.sh" >/dev/null
 wheel="$(ls "$repo"/.cache/ttnn/ttnn-0.81.1-*.whl | head -n1)"
@@ -84,6 +88,7 @@ PY
   ln -sfn "$FW_VARIANT" "$pre/$JIT_KEY"
   echo "$wheel" >"$out/READY"
 fi
+ln -sfn "$FW_VARIANT" "$out/root/tt_metal/pre-compiled/$SYSTEM_KEY"
 
 # The compiler driver is the project's own file: link it (not copy) so edits take effect.
 mkdir -p "$(dirname "$driver_dst")"

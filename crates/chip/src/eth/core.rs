@@ -41,6 +41,10 @@ pub struct EthCore {
     id: u8,
     hart: Hart,
     local: Vec<u8>,
+    /// The custom configuration CSRs 0x7C0–0x7C6 (tt-metal's firmware sets chicken bits
+    /// there), kept as the Tensix cores keep theirs: read back what was written, no effect
+    /// modelled.
+    csrs: [u32; 7],
     state: EthCoreState,
     /// ERISC0 of a linked channel: the base firmware is resident.
     base: bool,
@@ -55,6 +59,7 @@ impl EthCore {
                 ..HartConfig::default()
             }),
             local: vec![0; LOCAL_SIZE as usize],
+            csrs: [0; 7],
             state: match (held, base) {
                 (true, _) => EthCoreState::Held,
                 (false, true) => EthCoreState::BaseFirmware,
@@ -110,6 +115,7 @@ impl EthCore {
     pub fn fold_state(&self, fold: &mut dyn FnMut(u64)) {
         fold(self.state as u64);
         self.hart.fold_arch_state(fold);
+        self.csrs.iter().for_each(|&v| fold(u64::from(v)));
         for w in self.local.chunks(8) {
             let mut b = [0u8; 8];
             b[..w.len()].copy_from_slice(w);
@@ -134,6 +140,7 @@ impl EthCore {
         let mut bus = EthBus {
             l1,
             local: &mut self.local,
+            csrs: &mut self.csrs,
             regs,
             out: Stepped::default(),
             refusal: None,
@@ -173,6 +180,7 @@ pub(super) struct Stepped {
 struct EthBus<'a, 'r> {
     l1: &'a mut [u8],
     local: &'a mut [u8],
+    csrs: &'a mut [u32; 7],
     regs: &'a mut Regs<'r>,
     out: Stepped,
     refusal: Option<Refusal>,
@@ -216,7 +224,7 @@ impl Bus for EthBus<'_, '_> {
                 return Access::Done(v);
             }
         }
-        fault(addr, format!("load from {addr:#010x}, where bhemu models nothing for an Ethernet core (L1, local memory 0xffb00000..0xffb02000, soft reset, reset PCs, TX queues, PTP timer)"))
+        fault(addr, format!("load from {addr:#010x}, where bhemu models nothing for an Ethernet core (L1, local memory 0xffb00000..0xffb02000, soft reset, wall clock, reset PCs, TX queues, PTP timer)"))
     }
 
     fn store(&mut self, addr: u32, width: Width, value: u32) -> Access<()> {
@@ -244,6 +252,19 @@ impl Bus for EthBus<'_, '_> {
             }
         }
         fault(addr, format!("store to {addr:#010x}, where bhemu models nothing for an Ethernet core (L1, local memory 0xffb00000..0xffb02000, soft reset, reset PCs, TX queues)"))
+    }
+
+    fn read_custom_csr(&mut self, csr: u16) -> Option<Access<u32>> {
+        let i = usize::from(csr.checked_sub(0x7C0)?);
+        self.csrs.get(i).map(|&v| Access::Done(v))
+    }
+
+    fn write_custom_csr(&mut self, csr: u16, value: u32) -> Option<Access<()>> {
+        let i = usize::from(csr.checked_sub(0x7C0)?);
+        self.csrs.get_mut(i).map(|v| {
+            *v = value;
+            Access::Done(())
+        })
     }
 
     fn push_tensix(&mut self, _word: u32) -> Access<()> {

@@ -83,6 +83,7 @@ struct EthTile {
     soft_reset: u32,
     reset_pc: [u32; 2],
     txq: [Txq; TXQ_QUEUES],
+    wall_high_at: u32,
     cores: [EthCore; 2],
 }
 
@@ -119,6 +120,7 @@ impl Ethernet {
                         soft_reset: SOFT_RESET_HELD,
                         reset_pc: [0; 2],
                         txq: [Txq::default(); TXQ_QUEUES],
+                        wall_high_at: 0,
                         cores: [
                             EthCore::new(0, !linked, linked),
                             EthCore::new(1, true, false),
@@ -302,6 +304,7 @@ impl EthTile {
             soft_reset: &mut self.soft_reset,
             reset_pc: &mut self.reset_pc,
             txq: &mut self.txq,
+            wall_high_at: &mut self.wall_high_at,
             outbox,
             now,
         }
@@ -375,6 +378,7 @@ impl EthTile {
                 soft_reset,
                 reset_pc,
                 txq,
+                wall_high_at,
                 cores,
             } = self;
             let mut regs = Regs {
@@ -383,6 +387,7 @@ impl EthTile {
                 soft_reset,
                 reset_pc,
                 txq,
+                wall_high_at,
                 outbox,
                 now,
             };

@@ -18,6 +18,11 @@ pub const INTERRUPT_MODE: u64 = 0xFFB1_4020;
 /// ticks.
 pub const PTP_TIMER_LO: u64 = 0xFFB9_8850;
 pub const PTP_TIMER_HI: u64 = 0xFFB9_8854;
+/// The wall clock in the debug registers, as on a Tensix tile (DebugTimestamper.md): the chip
+/// cycle; reading the low word latches the high word for `WALL_CLOCK_H`.
+pub const WALL_CLOCK_L: u64 = 0xFFB1_21F0;
+pub const WALL_CLOCK_L4: u64 = 0xFFB1_21F4;
+pub const WALL_CLOCK_H: u64 = 0xFFB1_21F8;
 /// AICLK cycles per PTP tick: 20 ns at bhemu's 1.35 GHz.
 pub const CYCLES_PER_PTP_TICK: u64 = 27;
 
@@ -51,15 +56,22 @@ pub struct Regs<'a> {
     pub soft_reset: &'a mut u32,
     pub reset_pc: &'a mut [u32; 2],
     pub txq: &'a mut [Txq; TXQ_QUEUES],
+    pub wall_high_at: &'a mut u32,
     pub outbox: &'a mut Vec<Send>,
     pub now: u64,
 }
 
 impl Regs<'_> {
     /// The register word at `addr`, or `None` when bhemu models none there.
-    pub fn read(&self, addr: u64) -> Option<u32> {
+    pub fn read(&mut self, addr: u64) -> Option<u32> {
         Some(match addr {
             SOFT_RESET => *self.soft_reset,
+            WALL_CLOCK_L => {
+                *self.wall_high_at = (self.now >> 32) as u32;
+                self.now as u32
+            }
+            WALL_CLOCK_L4 => (self.now >> 32) as u32,
+            WALL_CLOCK_H => *self.wall_high_at,
             a if a == RESET_PC[0] => self.reset_pc[0],
             a if a == RESET_PC[1] => self.reset_pc[1],
             PTP_TIMER_LO => (self.now / CYCLES_PER_PTP_TICK) as u32,

@@ -332,6 +332,54 @@ mod cores {
     }
 
     #[test]
+    fn mc13_a_core_reads_the_wall_clock_and_keeps_its_custom_csrs() {
+        let mut e = p300_chip0();
+        e.advance(5_000).unwrap();
+        let mut p = load(0xFFB1_21F0);
+        let at = p.len() as u64 - 1;
+        p.extend(li(T2, 0x3_0000));
+        p.push(Insn::Store {
+            op: StoreOp::Sw,
+            rs1: T2,
+            rs2: T0,
+            offset: 0,
+        });
+        // csrw 0x7c0, t0 (the wall clock's low word); csrr t1, 0x7c0
+        p.push(Insn::Csr {
+            op: bhemu_isa::riscv::CsrOp::Rw,
+            rd: 0,
+            csr: 0x7C0,
+            src: T0,
+        });
+        p.push(Insn::Csr {
+            op: bhemu_isa::riscv::CsrOp::Rs,
+            rd: T1,
+            csr: 0x7C0,
+            src: 0,
+        });
+        p.extend(li(T2, 0x3_0004));
+        p.push(Insn::Store {
+            op: StoreOp::Sw,
+            rs1: T2,
+            rs2: T1,
+            offset: 0,
+        });
+        p.push(spin());
+        run_erisc1(&mut e, 2, &p, 5_000);
+        e.advance(5_100).unwrap();
+        assert_eq!(
+            u64::from(word(&mut e, 2, 0x3_0000, 5_100)),
+            5_000 + at,
+            "the chip cycle"
+        );
+        assert_eq!(
+            u64::from(word(&mut e, 2, 0x3_0004, 5_100)),
+            5_000 + at,
+            "0x7c0 reads back"
+        );
+    }
+
+    #[test]
     fn mc13_an_access_bhemu_does_not_model_faults_naming_core_pc_and_address() {
         let mut e = p300_chip0();
         let p = load(0xFFB2_0000);

@@ -117,6 +117,9 @@ pub enum NodeKind {
     Dram { bank: u8, port: u8 },
     /// The PCIe tile in use.
     Pcie,
+    /// An Ethernet tile (docs/multi-chip.md): its cores' NIUs only; the NoC does not route
+    /// to or from it yet.
+    Eth { channel: u8 },
 }
 
 /// One node of the NoC.
@@ -143,6 +146,7 @@ impl NodeInfo {
             NodeKind::Tensix { index } => (index as u32, 0x0100),
             NodeKind::Dram { bank, .. } => (bank as u32, 0x0800),
             NodeKind::Pcie => (2, 0x0300),
+            NodeKind::Eth { channel } => (channel as u32, 0x0200),
         };
         index | (ty << 8) | ((noc.index() as u32) << 24)
     }

@@ -166,6 +166,7 @@ impl Chip {
                 }
                 NodeKind::Dram { bank, .. } => Endpoint::Dram(bank),
                 NodeKind::Pcie => Endpoint::Pcie,
+                NodeKind::Eth { channel } => Endpoint::Eth(channel),
             };
             if let Some(e) = endpoints.get_mut(slot) {
                 *e = ep;

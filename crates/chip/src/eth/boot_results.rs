@@ -13,6 +13,12 @@
 //! | 0x3C0 | `local_info` (`chip_info_t`) |
 //! | 0x3E0 | `remote_info` (`chip_info_t`) |
 //!
+//! Beside it, the base firmware's API table (`eth_api_table_t` at `MEM_SYSENG_ETH_API_TABLE` =
+//! 0x7CF00): the addresses of its `send_eth_msg`, `service_eth_msg`, `eth_link_status_check`,
+//! `eth_dynamic_noc_init` and `eth_link_recovery` functions, which the active-Ethernet firmware
+//! calls. bhemu runs no base firmware: each entry points at a `ret` of its own in the base
+//! firmware's reserved L1 ([`API_STUBS`]), so a call returns at once (MC-13).
+//!
 //! `chip_info_t`: `asic_location` byte at +1, `eth_id` +2, `logical_eth_id` +3, `board_id`
 //! high word +4, low word +8, `asic_id` high +20, low +24. The ASIC id of chip n is n + 1, as its
 //! telemetry says.
@@ -26,6 +32,14 @@ pub const RX_LINK_UP: usize = BASE + 0x204;
 pub const FW_VERSION: usize = BASE + 0x3BC;
 pub const LOCAL_INFO: usize = BASE + 0x3C0;
 pub const REMOTE_INFO: usize = BASE + 0x3E0;
+
+pub const API_TABLE: usize = 0x7CF00;
+pub const API_FUNCTIONS: usize = 5;
+/// Where bhemu puts the API table's `ret` stubs (inside the 64 KiB the base firmware reserves at
+/// the top of L1, clear of its boot results, debug buffer and mailboxes).
+pub const API_STUBS: usize = 0x7E000;
+/// `jalr x0, 0(ra)`.
+const RET: u32 = 0x0000_8067;
 
 pub const POSTCODE_INIT_PASS: u32 = 0xC0DE_A000;
 pub const PORT_UP: u32 = 1;
@@ -51,6 +65,11 @@ fn chip_info(l1: &mut [u8], at: usize, asic_location: u32, channel: u8, board: u
 /// Writes channel `c`'s boot results into `l1` (at least [`BASE`] + 0x400 bytes long).
 pub fn write(l1: &mut [u8], me: &Member, c: u8, peer: Option<&Peer>) {
     put32(l1, POSTCODE, POSTCODE_INIT_PASS);
+    for f in 0..API_FUNCTIONS {
+        let stub = API_STUBS + 4 * f;
+        put32(l1, stub, RET);
+        put32(l1, API_TABLE + 4 * f, stub as u32);
+    }
     let [major, minor, patch] = FW_MAJOR_MINOR_PATCH;
     l1[FW_VERSION..FW_VERSION + 3].copy_from_slice(&[patch, minor, major]);
     let Some(p) = peer else {

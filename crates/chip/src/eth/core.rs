@@ -145,14 +145,12 @@ impl EthCore {
             out: Stepped::default(),
             refusal: None,
         };
+        let pc = self.hart.pc();
         let step = self.hart.step_fast(&mut bus);
         let (out, refusal) = (bus.out, bus.refusal);
         if let Some((kind, m)) = refusal {
             self.state = EthCoreState::Faulted;
-            return Err((
-                kind,
-                format!("ERISC{} at pc {:#010x}: {m}", self.id, self.hart.pc()),
-            ));
+            return Err((kind, format!("ERISC{} at pc {pc:#010x}: {m}", self.id)));
         }
         if step == Step::Error {
             self.state = EthCoreState::Faulted;

@@ -23,6 +23,20 @@ pub mod regs;
 
 pub use self::core::{EthCore, EthCoreState};
 use regs::{Regs, Written};
+
+use bhemu_noc::coord::{NodeInfo, NodeKind};
+use bhemu_noc::niu::Niu;
+use bhemu_noc::{NocIndex, NodeId};
+
+/// Channel `c`'s node as the NoC describes it: translated and raw coordinates, kind.
+fn node_info(c: u8) -> NodeInfo {
+    let (tx, ty) = channel_translated(c);
+    NodeInfo {
+        id: NodeId::new(tx, ty),
+        kind: NodeKind::Eth { channel: c },
+        raw: channel_noc0(c),
+    }
+}
 pub use regs::{
     CMD_SEND_DATA, CMD_WRITE_REG, PTP_TIMER_HI, PTP_TIMER_LO, RESET_PC, SOFT_RESET, TXQ_BASE,
     TXQ_CMD, TXQ_CONTROL, TXQ_DEST_ADDR, TXQ_QUEUES, TXQ_REMOTE_REG_DATA, TXQ_SIZE, TXQ_START_ADDR,
@@ -84,6 +98,9 @@ struct EthTile {
     reset_pc: [u32; 2],
     txq: [Txq; TXQ_QUEUES],
     wall_high_at: u32,
+    /// The NIUs of NoC 0 and 1: registers only (MC-13); the NoC does not carry an Ethernet
+    /// core's requests yet.
+    nius: [Niu; 2],
     cores: [EthCore; 2],
 }
 
@@ -121,6 +138,8 @@ impl Ethernet {
                         reset_pc: [0; 2],
                         txq: [Txq::default(); TXQ_QUEUES],
                         wall_high_at: 0,
+                        nius: [NocIndex::Noc0, NocIndex::Noc1]
+                            .map(|noc| Niu::new(&node_info(c), noc)),
                         cores: [
                             EthCore::new(0, !linked, linked),
                             EthCore::new(1, true, false),
@@ -305,6 +324,7 @@ impl EthTile {
             reset_pc: &mut self.reset_pc,
             txq: &mut self.txq,
             wall_high_at: &mut self.wall_high_at,
+            nius: &mut self.nius,
             outbox,
             now,
         }
@@ -379,6 +399,7 @@ impl EthTile {
                 reset_pc,
                 txq,
                 wall_high_at,
+                nius,
                 cores,
             } = self;
             let mut regs = Regs {
@@ -388,6 +409,7 @@ impl EthTile {
                 reset_pc,
                 txq,
                 wall_high_at,
+                nius,
                 outbox,
                 now,
             };

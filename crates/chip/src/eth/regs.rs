@@ -2,6 +2,8 @@
 //! MC-13): soft reset, the cores' reset PCs, the TX queues and the PTP timer. One function
 //! reads and one writes, for the host's TLB window, the tile's own cores and what arrives over
 //! a link alike.
+use bhemu_noc::niu::{Niu, NiuWrite};
+
 use crate::error::ErrorKind;
 use crate::system::Member;
 
@@ -57,6 +59,7 @@ pub struct Regs<'a> {
     pub reset_pc: &'a mut [u32; 2],
     pub txq: &'a mut [Txq; TXQ_QUEUES],
     pub wall_high_at: &'a mut u32,
+    pub nius: &'a mut [Niu; 2],
     pub outbox: &'a mut Vec<Send>,
     pub now: u64,
 }
@@ -72,6 +75,10 @@ impl Regs<'_> {
             }
             WALL_CLOCK_L4 => (self.now >> 32) as u32,
             WALL_CLOCK_H => *self.wall_high_at,
+            a if niu(a).is_some() => {
+                let (n, off) = niu(a)?;
+                self.nius[n].mmio_read(off).ok()?
+            }
             a if a == RESET_PC[0] => self.reset_pc[0],
             a if a == RESET_PC[1] => self.reset_pc[1],
             PTP_TIMER_LO => (self.now / CYCLES_PER_PTP_TICK) as u32,
@@ -94,6 +101,24 @@ impl Regs<'_> {
             }
             a if a == RESET_PC[0] => self.reset_pc[0] = v,
             a if a == RESET_PC[1] => self.reset_pc[1] = v,
+            a if niu(a).is_some() => {
+                let Some((n, off)) = niu(a) else {
+                    return Ok(Written::Nothing);
+                };
+                let at = self.at();
+                match self.nius[n].mmio_write(off, v) {
+                    Ok(NiuWrite::Done) => {}
+                    Ok(NiuWrite::Issue { cmd_buf }) => {
+                        return Err((
+                            ErrorKind::Unimplemented,
+                            format!("{at}: NoC {n} command buffer {cmd_buf} issued a request (register {a:#x} = {v:#x}); bhemu does not carry NoC requests from Ethernet cores yet (docs/multi-chip.md)"),
+                        ))
+                    }
+                    Err(e) => {
+                        return Err((ErrorKind::AccessRule, format!("{at}: register {a:#x} = {v:#x}: {e}")))
+                    }
+                }
+            }
             a if (INTERRUPT_MODE..INTERRUPT_MODE + 20).contains(&a) && a % 4 == 0 => {
                 if v != 0 {
                     return Err((
@@ -171,6 +196,12 @@ impl Regs<'_> {
             )),
         }
     }
+}
+
+/// (NoC, offset) of an NIU register address.
+fn niu(addr: u64) -> Option<(usize, u32)> {
+    let (noc, off) = bhemu_noc::decode_niu_address(u32::try_from(addr).ok()?)?;
+    Some((noc.index(), off))
 }
 
 fn txq_reg(addr: u64) -> Option<(usize, u64)> {

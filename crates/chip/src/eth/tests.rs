@@ -380,9 +380,72 @@ mod cores {
     }
 
     #[test]
+    fn mc13_a_core_reads_its_nius_and_a_request_is_refused_by_name() {
+        let mut e = p300_chip0();
+        // NOC_ID_LOGICAL of NoC 0 (translated (22, 25)) and NOC_NODE_ID of NoC 1 (raw NoC 0
+        // (2, 1) mirrored on the 17 x 12 grid: (14, 10)).
+        let mut p = load(0xFFB2_0148);
+        p.extend(li(T2, 0x3_0000));
+        p.push(Insn::Store {
+            op: StoreOp::Sw,
+            rs1: T2,
+            rs2: T0,
+            offset: 0,
+        });
+        p.extend(load(0xFFB3_0044));
+        p.extend(li(T2, 0x3_0004));
+        p.push(Insn::Store {
+            op: StoreOp::Sw,
+            rs1: T2,
+            rs2: T0,
+            offset: 0,
+        });
+        // NOC_CMD_CTRL of NoC 0 command buffer 0 = 1: issue.
+        p.extend(store(0xFFB2_0040, 1));
+        let issue_pc = PROGRAM + 4 * (p.len() as u32 - 1);
+        run_erisc1(&mut e, 2, &p, 0);
+        let (c, (kind, m)) = e.advance(100).unwrap_err();
+        assert_eq!(word(&mut e, 2, 0x3_0000, 100), 22 | 25 << 6);
+        let node1 = word(&mut e, 2, 0x3_0004, 100);
+        assert_eq!((node1 & 0x3F, node1 >> 6 & 0x3F), (14, 10));
+        assert_eq!((c, kind), (2, ErrorKind::Unimplemented));
+        assert!(
+            m.starts_with(&format!("ERISC1 at pc {issue_pc:#010x}")),
+            "{m}"
+        );
+        assert!(m.contains("NoC 0 command buffer 0 issued a request"), "{m}");
+    }
+
+    #[test]
+    fn mc13_the_base_firmware_api_table_points_at_functions_that_return() {
+        let mut e = p300_chip0();
+        let table = boot_results::API_TABLE as u64;
+        for f in 0..boot_results::API_FUNCTIONS as u64 {
+            let target = word(&mut e, 2, table + 4 * f, 0);
+            assert_eq!(
+                word(&mut e, 2, u64::from(target), 0),
+                0x8067,
+                "entry {f}: ret"
+            );
+        }
+        // A kernel calls eth_link_status_check (entry 2) and goes on.
+        let mut p = load(table as u32 + 8);
+        p.push(Insn::Jalr {
+            rd: 1,
+            rs1: T0,
+            offset: 0,
+        });
+        p.extend(store(0x3_000C, 0x1));
+        p.push(spin());
+        run_erisc1(&mut e, 2, &p, 0);
+        e.advance(100).unwrap();
+        assert_eq!(word(&mut e, 2, 0x3_000C, 100), 1, "back from the call");
+    }
+
+    #[test]
     fn mc13_an_access_bhemu_does_not_model_faults_naming_core_pc_and_address() {
         let mut e = p300_chip0();
-        let p = load(0xFFB2_0000);
+        let p = load(0xFFB9_800C);
         let pc = PROGRAM + 4 * (p.len() as u32 - 1);
         run_erisc1(&mut e, 2, &p, 0);
         let (c, (kind, m)) = e.advance(10).unwrap_err();
@@ -390,7 +453,7 @@ mod cores {
         assert_eq!(c, 2);
         assert_eq!(kind, ErrorKind::Exception);
         assert!(m.starts_with(&format!("ERISC1 at pc {pc:#010x}")), "{m}");
-        assert!(m.contains("0xffb20000"), "{m}");
+        assert!(m.contains("0xffb9800c"), "{m}");
         assert_eq!(
             e.core(2, 1).map(EthCore::state),
             Some(EthCoreState::Faulted)

@@ -14,7 +14,8 @@
 #      finishes: it passes when bhemu's hang report naming a stuck BRISC appears on stderr within
 #      BHEMU_METAL_HANG_WAIT seconds (default 60) of its start; the program is then stopped.
 #
-# Usage: scripts/test-metal.sh [TEST...]   (default: every tests/metal/*.cpp; names without .cpp)
+# Usage: scripts/test-metal.sh [TEST...]   (default: every tests/metal/*.cpp but the bench_*
+# benchmarks; names without .cpp)
 # Environment: BHEMU_METAL_TIMEOUT (seconds per test, default 300); BHEMU_NO_INSTALL=1 skips
 # installing host packages. Exit status: 0 when every test passed. Honours CARGO_TARGET_DIR.
 set -euo pipefail
@@ -44,7 +45,8 @@ tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
   for f in tests/metal/*.cpp; do
     t="$(basename "$f" .cpp)"
-    tests+=("$t")
+    # bench_* are benchmarks (scripts/bench-metal.sh), not tests.
+    [[ "$t" == bench_* ]] || tests+=("$t")
   done
 fi
 

@@ -99,6 +99,25 @@ const ONE_ROW: u8 = 0;
 const SIXTEEN_ROWS: u8 = 1;
 const HALF_OF_DST: u8 = 2;
 
+/// The half- and whole-Dst modes: every `Dst16b` row of the half (and every `Dst32b` row of it)
+/// names exactly the `DstBits` rows `bits` — `Adj16` permutes row bits 3–5 only and `Adj32`
+/// maps the 32-bit half onto the same 512 rows — so the mode zeroes and marks (or, reverting,
+/// un-marks) those rows wholesale rather than datum by datum.
+/// `zeroacc_half_is_the_datum_by_datum_rule` proves it equal to the per-row rule.
+fn clear_bits_rows(
+    dst: &mut crate::state::Dst,
+    undefined: &mut DstUndefined,
+    bits: std::ops::Range<usize>,
+    revert: bool,
+) {
+    for r in bits {
+        if !revert {
+            dst.bits_mut()[r] = [0; DST_COLS];
+        }
+        undefined.set(r, !revert);
+    }
+}
+
 /// ZEROACC. `config_dst32` is `ALU_ACC_CTRL_Fp32_enabled || ALU_ACC_CTRL_INT8_math_enabled`,
 /// which decides the row width in the one-row mode.
 pub(super) fn zeroacc(
@@ -163,21 +182,16 @@ pub(super) fn zeroacc(
             }
         }
         _ => {
-            let (r16, r32) = if f.mode == HALF_OF_DST {
+            let (r16, bits) = if f.mode == HALF_OF_DST {
                 if f.imm & 1 != 0 {
-                    (512..1024, 256..512)
+                    (512..1024, 512..DST_ROWS)
                 } else {
-                    (0..512, 0..256)
+                    (0..512, 0..512)
                 }
             } else {
-                (0..1024, 0..512)
+                (0..1024, 0..DST_ROWS)
             };
-            for r in r16.clone() {
-                mark(ctx, r, false);
-            }
-            for r in r32 {
-                mark(ctx, r, true);
-            }
+            clear_bits_rows(ctx.dst, undefined, bits, revert);
             touched = Some(DstRows {
                 first: r16.start,
                 count: r16.len() as u32,
@@ -189,5 +203,78 @@ pub(super) fn zeroacc(
         addr_mode: (f.mode <= SIXTEEN_ROWS).then_some(f.addr_mode),
         dst_written: touched,
         ..Retired::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{Dst, DST32_ROWS};
+
+    /// ZEROACC's half mode datum by datum, as the page states it: every `Dst16b` row of the
+    /// half and every `Dst32b` row of it written with zero (or, reverting, un-marked).
+    fn per_datum(
+        dst: &mut Dst,
+        und: &mut DstUndefined,
+        upper: bool,
+        revert: bool,
+        cfg: DestAccessCfg,
+    ) {
+        let (r16, r32) = if upper {
+            (512..1024, 256..512)
+        } else {
+            (0..512, 0..256)
+        };
+        for (rows, wide) in [(r16, false), (r32, true)] {
+            for row in rows {
+                if !revert {
+                    for c in 0..DST_COLS {
+                        if wide {
+                            dst.write32(row, c, 0, cfg);
+                        } else {
+                            dst.write16(row, c, 0, cfg);
+                        }
+                    }
+                }
+                for r in DstUndefined::bits_rows(row, wide, cfg) {
+                    und.set(r, !revert);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn zeroacc_half_is_the_datum_by_datum_rule() {
+        assert_eq!(DST32_ROWS, 512);
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for cfg in [(false, false), (true, false), (false, true), (true, true)].map(|(a, b)| {
+            DestAccessCfg {
+                remap_addrs: a,
+                swizzle_32b: b,
+            }
+        }) {
+            for upper in [false, true] {
+                for revert in [false, true] {
+                    // Random contents and marks before, the same on both sides.
+                    let mut dst = Dst::new();
+                    let mut und = DstUndefined::default();
+                    for r in 0..DST_ROWS {
+                        for c in 0..DST_COLS {
+                            seed = seed
+                                .wrapping_mul(6364136223846793005)
+                                .wrapping_add(1442695040888963407);
+                            dst.bits_mut()[r][c] = (seed >> 48) as u16;
+                        }
+                        und.set(r, seed >> 13 & 1 == 1);
+                    }
+                    let (mut d1, mut u1) = (dst.clone(), und.clone());
+                    per_datum(&mut d1, &mut u1, upper, revert, cfg);
+                    let bits = if upper { 512..DST_ROWS } else { 0..512 };
+                    clear_bits_rows(&mut dst, &mut und, bits, revert);
+                    assert_eq!(dst, d1, "{cfg:?} upper {upper} revert {revert}: Dst");
+                    assert_eq!(und, u1, "{cfg:?} upper {upper} revert {revert}: marks");
+                }
+            }
+        }
     }
 }

@@ -65,16 +65,19 @@ fn emit(ctx: &mut Ctx, value: u32, nbits: u32) -> UnitResult {
     let (mut acc, mut n) = st.partial;
     acc |= (value as u64) << n;
     n += nbits;
-    let mut out = Vec::new();
+    // At most 7 bits wait and 32 arrive: up to 4 whole bytes leave.
+    let mut out = [0u8; 8];
+    let mut len = 0;
     while n >= 8 {
-        out.push(acc as u8);
+        out[len] = acc as u8;
+        len += 1;
         acc >>= 8;
         n -= 8;
     }
     st.partial = (acc, n);
     let addr = st.data_addr.unwrap_or(0);
-    st.data_addr = Some(addr + out.len() as u32);
-    ctx.write_l1(addr, &out)
+    st.data_addr = Some(addr + len as u32);
+    ctx.write_l1(addr, &out[..len])
 }
 
 /// Writes a completed BFP block: its exponent byte and its packed datums. `a`: the block holds

@@ -126,6 +126,14 @@ pub fn run_shared<M: Stepped, X: Exchange>(
     x: &mut X,
 ) -> Result<(), M::Error> {
     let fail = |m: String| M::link_error(ChipError::new(ErrorKind::System, m));
+    if ids.len() != chips.len() || end.len() != chips.len() {
+        return Err(fail(format!(
+            "lockstep: {} chips with {} ids and {} end cycles",
+            chips.len(),
+            ids.len(),
+            end.len()
+        )));
+    }
     let least = |chips: &[M]| chips.iter().map(Stepped::cycle).min().unwrap_or(u64::MAX);
     let first = Report {
         least: least(chips),

@@ -282,3 +282,13 @@ fn mc12_a_failure_in_one_process_ends_the_run_in_every_process() {
         errors[0]
     );
 }
+
+#[test]
+fn mc12_chips_ids_and_ends_must_pair_up() {
+    let mut chips = vec![Mock::new(2, &[], 0), Mock::new(9, &[], 0)];
+    let mut wires = Wires::new(SystemKind::P300);
+    let e = run_shared(&mut wires, &mut chips, &[0], &[10, 10], 1, &mut Alone).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::System);
+    assert_eq!(e.message, "lockstep: 2 chips with 1 ids and 2 end cycles");
+    assert_eq!(chips[0].cycle, 0, "nothing ran");
+}

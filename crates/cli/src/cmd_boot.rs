@@ -285,7 +285,8 @@ fn boot_system(
     let chips = system.chips() as usize;
     let (width, tile_threads) = bhemu_chip::system::lockstep::share_threads(threads, chips);
     let t0 = std::time::Instant::now();
-    let boot_one = |i: usize| -> (Result<ExitCode, CliError>, Out) {
+    type Booted = (Result<ExitCode, CliError>, Out);
+    let boot_one = |i: usize| -> Booted {
         let mut out = Out::Keep {
             out: String::new(),
             err: String::new(),
@@ -302,30 +303,25 @@ fn boot_system(
         );
         (r, out)
     };
-    let mut results: Vec<Option<(Result<ExitCode, CliError>, Out)>> =
-        (0..chips).map(|_| None).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done = std::sync::Mutex::new(&mut results);
-    std::thread::scope(|s| {
-        for _ in 0..width {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= chips {
-                    break;
-                }
-                let r = boot_one(i);
-                if let Ok(mut d) = done.lock() {
-                    d[i] = Some(r);
-                }
-            });
-        }
+    // Chip i on thread i % width; the reports come back in chip order.
+    let mut results: Vec<(usize, Booted)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..width)
+            .map(|w| {
+                s.spawn(move || {
+                    (w..chips)
+                        .step_by(width)
+                        .map(|i| (i, boot_one(i)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
     });
-    for (i, r) in results.into_iter().enumerate() {
-        let Some((r, out)) = r else {
-            return Err(CliError::new(format!(
-                "chip {i}: its boot thread ended without a report"
-            )));
-        };
+    results.sort_by_key(|(i, _)| *i);
+    for (i, (r, out)) in results {
         println!("chip {i} of a {}:", system.name());
         if let Out::Keep { out, err } = out {
             print!("{out}");

@@ -15,7 +15,8 @@ use bhemu_chip::eth::{
 use bhemu_chip::system::lockstep::{self, Exchange};
 use bhemu_chip::system::Wires;
 use bhemu_chip::{grid, Chip, ChipConfig, ChipError, NocIndex, SystemKind};
-use bhemu_isa::riscv::{encode, BranchOp, CsrOp, ImmOp, Insn, StoreOp};
+use bhemu_isa::riscv::asm::{addi, bytes, li, spin, sw};
+use bhemu_isa::riscv::{BranchOp, CsrOp, Insn};
 
 /// Where each BRISC stores the cycle it finished at, and its done flag.
 const STAMP: u32 = 0x30000;
@@ -51,37 +52,8 @@ pub fn program(tile: usize, chip: u32) -> Vec<u8> {
     p.extend(li(T1, 1));
     p.extend(li(T2, DONE));
     p.push(sw(T1, T2));
-    p.push(Insn::Jal { rd: 0, offset: 0 });
-    p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
-}
-
-fn li(rd: u8, v: u32) -> Vec<Insn> {
-    let lo = ((v as i32) << 20) >> 20;
-    vec![
-        Insn::Lui {
-            rd,
-            imm: v.wrapping_sub(lo as u32),
-        },
-        addi(rd, rd, lo),
-    ]
-}
-
-fn addi(rd: u8, rs1: u8, imm: i32) -> Insn {
-    Insn::OpImm {
-        op: ImmOp::Addi,
-        rd,
-        rs1,
-        imm,
-    }
-}
-
-fn sw(rs2: u8, rs1: u8) -> Insn {
-    Insn::Store {
-        op: StoreOp::Sw,
-        rs1,
-        rs2,
-        offset: 0,
-    }
+    p.push(spin());
+    bytes(&p)
 }
 
 /// The bytes chip `chip` sends from its channel `channel`.

@@ -22,7 +22,7 @@ pub mod core;
 pub mod regs;
 
 pub use self::core::{EthCore, EthCoreState};
-use regs::{Regs, Written};
+use regs::{RegFile, Written};
 
 use bhemu_noc::coord::{NodeInfo, NodeKind};
 use bhemu_noc::niu::Niu;
@@ -94,13 +94,7 @@ pub struct Txq {
 
 struct EthTile {
     l1: Vec<u8>,
-    soft_reset: u32,
-    reset_pc: [u32; 2],
-    txq: [Txq; TXQ_QUEUES],
-    wall_high_at: u32,
-    /// The NIUs of NoC 0 and 1: registers only (MC-13); the NoC does not carry an Ethernet
-    /// core's requests yet.
-    nius: [Niu; 2],
+    regs: RegFile,
     cores: [EthCore; 2],
 }
 
@@ -134,12 +128,14 @@ impl Ethernet {
                     let linked = peer.is_some();
                     let mut t = EthTile {
                         l1: vec![0; ETH_L1_SIZE],
-                        soft_reset: SOFT_RESET_HELD,
-                        reset_pc: [0; 2],
-                        txq: [Txq::default(); TXQ_QUEUES],
-                        wall_high_at: 0,
-                        nius: [NocIndex::Noc0, NocIndex::Noc1]
-                            .map(|noc| Niu::new(&node_info(c), noc)),
+                        regs: RegFile {
+                            soft_reset: SOFT_RESET_HELD,
+                            reset_pc: [0; 2],
+                            txq: [Txq::default(); TXQ_QUEUES],
+                            wall_high_at: 0,
+                            nius: [NocIndex::Noc0, NocIndex::Noc1]
+                                .map(|noc| Niu::new(&node_info(c), noc)),
+                        },
                         cores: [
                             EthCore::new(0, !linked, linked),
                             EthCore::new(1, true, false),
@@ -147,7 +143,7 @@ impl Ethernet {
                     };
                     boot_results::write(&mut t.l1, member, c, peer.as_ref());
                     if linked {
-                        t.soft_reset &= !self::core::ERISC_RESET_BITS[0];
+                        t.regs.soft_reset &= !self::core::ERISC_RESET_BITS[0];
                     }
                     t
                 })
@@ -244,7 +240,8 @@ impl Ethernet {
             buf.copy_from_slice(&t.l1[r]);
             return Ok(());
         }
-        let v = reg_word(addr, buf.len()).and_then(|a| t.regs(c, member, outbox, now).read(a));
+        let mut regs = t.regs.at(c, member, outbox, now);
+        let v = reg_word(addr, buf.len()).and_then(|a| regs.read(a));
         match v {
             Some(v) => {
                 buf.copy_from_slice(&v.to_le_bytes());
@@ -271,13 +268,8 @@ impl Ethernet {
         let (Some(a), Ok(word)) = (reg_word(addr, data.len()), <[u8; 4]>::try_from(data)) else {
             return Err(unmodelled(c, addr, data.len(), true));
         };
-        let EthTile { l1, .. } = t;
-        let l1 = std::mem::take(l1);
-        let r = t
-            .regs(c, member, outbox, now)
-            .write(a, u32::from_le_bytes(word), &l1);
-        t.l1 = l1;
-        match r? {
+        let mut regs = t.regs.at(c, member, outbox, now);
+        match regs.write(a, u32::from_le_bytes(word), &t.l1)? {
             Written::Nothing => Err(unmodelled(c, addr, 4, true)),
             Written::Done => Ok(()),
             Written::SoftReset(v) => {
@@ -310,26 +302,6 @@ fn tile_mut(tiles: &mut [Option<EthTile>], c: u8) -> Result<&mut EthTile, Refusa
 }
 
 impl EthTile {
-    fn regs<'a>(
-        &'a mut self,
-        c: u8,
-        member: &'a Member,
-        outbox: &'a mut Vec<Send>,
-        now: u64,
-    ) -> Regs<'a> {
-        Regs {
-            channel: c,
-            member,
-            soft_reset: &mut self.soft_reset,
-            reset_pc: &mut self.reset_pc,
-            txq: &mut self.txq,
-            wall_high_at: &mut self.wall_high_at,
-            nius: &mut self.nius,
-            outbox,
-            now,
-        }
-    }
-
     /// Soft reset `v`: a core whose bit is set is held; one whose bit clears starts at its
     /// reset PC (MC-13).
     fn apply_soft_reset(&mut self, v: u32) {
@@ -337,7 +309,7 @@ impl EthTile {
             if v & self::core::ERISC_RESET_BITS[k] != 0 {
                 core.hold();
             } else if core.is_held() {
-                core.release(self.reset_pc[k]);
+                core.release(self.regs.reset_pc[k]);
             }
         }
     }
@@ -393,27 +365,8 @@ impl EthTile {
         now: u64,
     ) -> Result<(), Refusal> {
         for k in 0..2 {
-            let EthTile {
-                l1,
-                soft_reset,
-                reset_pc,
-                txq,
-                wall_high_at,
-                nius,
-                cores,
-            } = self;
-            let mut regs = Regs {
-                channel: c,
-                member,
-                soft_reset,
-                reset_pc,
-                txq,
-                wall_high_at,
-                nius,
-                outbox,
-                now,
-            };
-            let out = cores[k].step(l1, &mut regs)?;
+            let mut regs = self.regs.at(c, member, outbox, now);
+            let out = self.cores[k].step(&mut self.l1, &mut regs)?;
             if let Some(v) = out.soft_reset {
                 self.apply_soft_reset(v);
             }

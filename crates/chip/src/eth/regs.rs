@@ -51,15 +51,42 @@ pub enum Written {
     SoftReset(u32),
 }
 
+/// The registers' state of one tile.
+pub struct RegFile {
+    pub soft_reset: u32,
+    pub reset_pc: [u32; 2],
+    pub txq: [Txq; TXQ_QUEUES],
+    /// The wall clock's high word, latched by a read of the low word.
+    pub wall_high_at: u32,
+    /// The NIUs of NoC 0 and 1: registers only (MC-13); the NoC does not carry an Ethernet
+    /// core's requests yet.
+    pub nius: [Niu; 2],
+}
+
+impl RegFile {
+    /// The registers as tile `channel`'s at cycle `now`, sending into `outbox`.
+    pub fn at<'a>(
+        &'a mut self,
+        channel: u8,
+        member: &'a Member,
+        outbox: &'a mut Vec<Send>,
+        now: u64,
+    ) -> Regs<'a> {
+        Regs {
+            channel,
+            member,
+            file: self,
+            outbox,
+            now,
+        }
+    }
+}
+
 /// The registers of one tile, and what a write to them needs of the rest of the tile.
 pub struct Regs<'a> {
     pub channel: u8,
     pub member: &'a Member,
-    pub soft_reset: &'a mut u32,
-    pub reset_pc: &'a mut [u32; 2],
-    pub txq: &'a mut [Txq; TXQ_QUEUES],
-    pub wall_high_at: &'a mut u32,
-    pub nius: &'a mut [Niu; 2],
+    pub file: &'a mut RegFile,
     pub outbox: &'a mut Vec<Send>,
     pub now: u64,
 }
@@ -68,23 +95,23 @@ impl Regs<'_> {
     /// The register word at `addr`, or `None` when bhemu models none there.
     pub fn read(&mut self, addr: u64) -> Option<u32> {
         Some(match addr {
-            SOFT_RESET => *self.soft_reset,
+            SOFT_RESET => self.file.soft_reset,
             WALL_CLOCK_L => {
-                *self.wall_high_at = (self.now >> 32) as u32;
+                self.file.wall_high_at = (self.now >> 32) as u32;
                 self.now as u32
             }
             WALL_CLOCK_L4 => (self.now >> 32) as u32,
-            WALL_CLOCK_H => *self.wall_high_at,
+            WALL_CLOCK_H => self.file.wall_high_at,
             a if niu(a).is_some() => {
                 let (n, off) = niu(a)?;
-                self.nius[n].mmio_read(off).ok()?
+                self.file.nius[n].mmio_read(off).ok()?
             }
-            a if a == RESET_PC[0] => self.reset_pc[0],
-            a if a == RESET_PC[1] => self.reset_pc[1],
+            a if a == RESET_PC[0] => self.file.reset_pc[0],
+            a if a == RESET_PC[1] => self.file.reset_pc[1],
             PTP_TIMER_LO => (self.now / CYCLES_PER_PTP_TICK) as u32,
             PTP_TIMER_HI => ((self.now / CYCLES_PER_PTP_TICK) >> 32) as u32,
             a => match txq_reg(a)? {
-                (q, TXQ_CONTROL) => self.txq[q].control,
+                (q, TXQ_CONTROL) => self.file.txq[q].control,
                 // Commands complete at once and the queue is never busy.
                 (_, TXQ_CMD | TXQ_STATUS) => 0,
                 _ => return None,
@@ -96,17 +123,17 @@ impl Regs<'_> {
     pub fn write(&mut self, addr: u64, v: u32, l1: &[u8]) -> Result<Written, Refusal> {
         match addr {
             SOFT_RESET => {
-                *self.soft_reset = v;
+                self.file.soft_reset = v;
                 return Ok(Written::SoftReset(v));
             }
-            a if a == RESET_PC[0] => self.reset_pc[0] = v,
-            a if a == RESET_PC[1] => self.reset_pc[1] = v,
+            a if a == RESET_PC[0] => self.file.reset_pc[0] = v,
+            a if a == RESET_PC[1] => self.file.reset_pc[1] = v,
             a if niu(a).is_some() => {
                 let Some((n, off)) = niu(a) else {
                     return Ok(Written::Nothing);
                 };
                 let at = self.at();
-                match self.nius[n].mmio_write(off, v) {
+                match self.file.nius[n].mmio_write(off, v) {
                     Ok(NiuWrite::Done) => {}
                     Ok(NiuWrite::Issue { cmd_buf }) => {
                         return Err((
@@ -131,7 +158,7 @@ impl Regs<'_> {
                 let Some((q, off)) = txq_reg(a) else {
                     return Ok(Written::Nothing);
                 };
-                let txq = &mut self.txq[q];
+                let txq = &mut self.file.txq[q];
                 match off {
                     TXQ_CONTROL => txq.control = v,
                     TXQ_START_ADDR => txq.start = v,

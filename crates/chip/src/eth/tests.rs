@@ -139,60 +139,34 @@ fn mc7_a_command_on_an_unlinked_channel_names_chip_tile_and_register() {
 
 mod cores {
     use super::*;
-    use bhemu_isa::riscv::{encode, ImmOp, Insn, LoadOp, StoreOp};
+    use bhemu_isa::riscv::asm::{bytes, li, lw, spin, sw};
+    use bhemu_isa::riscv::Insn;
 
     const T0: u8 = 5;
     const T1: u8 = 6;
     const T2: u8 = 7;
     const PROGRAM: u32 = 0x2_0000;
 
-    fn li(rd: u8, v: u32) -> Vec<Insn> {
-        let lo = ((v as i32) << 20) >> 20;
-        vec![
-            Insn::Lui {
-                rd,
-                imm: v.wrapping_sub(lo as u32),
-            },
-            Insn::OpImm {
-                op: ImmOp::Addi,
-                rd,
-                rs1: rd,
-                imm: lo,
-            },
-        ]
-    }
-
     /// `*(u32 *)addr = v` through T1, T2.
     fn store(addr: u32, v: u32) -> Vec<Insn> {
         let mut p = li(T1, v);
         p.extend(li(T2, addr));
-        p.push(Insn::Store {
-            op: StoreOp::Sw,
-            rs1: T2,
-            rs2: T1,
-            offset: 0,
-        });
+        p.push(sw(T1, T2));
         p
     }
 
     /// `T0 = *(u32 *)addr`.
     fn load(addr: u32) -> Vec<Insn> {
         let mut p = li(T2, addr);
-        p.push(Insn::Load {
-            op: LoadOp::Lw,
-            rd: T0,
-            rs1: T2,
-            offset: 0,
-        });
+        p.push(lw(T0, T2));
         p
     }
 
-    fn spin() -> Insn {
-        Insn::Jal { rd: 0, offset: 0 }
-    }
-
-    fn bytes(p: &[Insn]) -> Vec<u8> {
-        p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
+    /// `*(u32 *)addr = T0` through T2.
+    fn save_t0(addr: u32) -> Vec<Insn> {
+        let mut p = li(T2, addr);
+        p.push(sw(T0, T2));
+        p
     }
 
     fn word(e: &mut Ethernet, c: u8, addr: u64, now: u64) -> u32 {
@@ -252,13 +226,7 @@ mod cores {
         e.write(2, u64::from(src), &[0x5A; 16], 10_000).unwrap();
         let mut p = load(u32::try_from(PTP_TIMER_LO).unwrap());
         let ptp_at = p.len() as u64 - 1;
-        p.extend(li(T2, 0x3_0000));
-        p.push(Insn::Store {
-            op: StoreOp::Sw,
-            rs1: T2,
-            rs2: T0,
-            offset: 0,
-        });
+        p.extend(save_t0(0x3_0000));
         let q = u32::try_from(TXQ_BASE).unwrap();
         p.extend(store(q + TXQ_START_ADDR as u32, src));
         p.extend(store(q + TXQ_SIZE as u32, 16));
@@ -337,13 +305,7 @@ mod cores {
         e.advance(5_000).unwrap();
         let mut p = load(0xFFB1_21F0);
         let at = p.len() as u64 - 1;
-        p.extend(li(T2, 0x3_0000));
-        p.push(Insn::Store {
-            op: StoreOp::Sw,
-            rs1: T2,
-            rs2: T0,
-            offset: 0,
-        });
+        p.extend(save_t0(0x3_0000));
         // csrw 0x7c0, t0 (the wall clock's low word); csrr t1, 0x7c0
         p.push(Insn::Csr {
             op: bhemu_isa::riscv::CsrOp::Rw,
@@ -358,12 +320,7 @@ mod cores {
             src: 0,
         });
         p.extend(li(T2, 0x3_0004));
-        p.push(Insn::Store {
-            op: StoreOp::Sw,
-            rs1: T2,
-            rs2: T1,
-            offset: 0,
-        });
+        p.push(sw(T1, T2));
         p.push(spin());
         run_erisc1(&mut e, 2, &p, 5_000);
         e.advance(5_100).unwrap();
@@ -385,21 +342,9 @@ mod cores {
         // NOC_ID_LOGICAL of NoC 0 (translated (22, 25)) and NOC_NODE_ID of NoC 1 (raw NoC 0
         // (2, 1) mirrored on the 17 x 12 grid: (14, 10)).
         let mut p = load(0xFFB2_0148);
-        p.extend(li(T2, 0x3_0000));
-        p.push(Insn::Store {
-            op: StoreOp::Sw,
-            rs1: T2,
-            rs2: T0,
-            offset: 0,
-        });
+        p.extend(save_t0(0x3_0000));
         p.extend(load(0xFFB3_0044));
-        p.extend(li(T2, 0x3_0004));
-        p.push(Insn::Store {
-            op: StoreOp::Sw,
-            rs1: T2,
-            rs2: T0,
-            offset: 0,
-        });
+        p.extend(save_t0(0x3_0004));
         // NOC_CMD_CTRL of NoC 0 command buffer 0 = 1: issue.
         p.extend(store(0xFFB2_0040, 1));
         let issue_pc = PROGRAM + 4 * (p.len() as u32 - 1);

@@ -29,7 +29,6 @@ struct Flight {
 pub struct Wires {
     kind: SystemKind,
     flights: Vec<Flight>,
-    sends: Vec<Send>,
     posted: u64,
 }
 
@@ -38,18 +37,8 @@ impl Wires {
         Wires {
             kind,
             flights: Vec::new(),
-            sends: Vec::new(),
             posted: 0,
         }
-    }
-
-    /// Puts the sends of chip `chip` (taken with `take`) on their links.
-    pub fn post(&mut self, chip: u32, take: impl FnOnce(&mut Vec<Send>)) -> Result<(), ChipError> {
-        let mut sends = std::mem::take(&mut self.sends);
-        take(&mut sends);
-        let r = self.post_sends(chip, &mut sends, |_| true);
-        self.sends = sends;
-        r
     }
 
     /// Puts the sends of chip `chip` (drained from `sends`) on their links, keeping only those

@@ -1,6 +1,7 @@
 //! Tile-level tests: small hand-assembled programs on the five harts. Each test names the rule
 //! it checks and cites its source.
-use bhemu_isa::riscv::{encode, ImmOp, Insn, LoadOp, StoreOp};
+use bhemu_isa::riscv::asm::{li, lw, spin, sw};
+use bhemu_isa::riscv::{encode, ImmOp, Insn};
 use bhemu_noc::{Noc, NodeId};
 
 use super::*;
@@ -10,38 +11,6 @@ const T0: u8 = 5; // t0
 const T1: u8 = 6; // t1
 const T2: u8 = 7; // t2
 
-fn li(rd: u8, v: u32) -> Vec<Insn> {
-    let lo = ((v as i32) << 20) >> 20;
-    let hi = v.wrapping_sub(lo as u32);
-    vec![
-        Insn::Lui { rd, imm: hi },
-        Insn::OpImm {
-            op: ImmOp::Addi,
-            rd,
-            rs1: rd,
-            imm: lo,
-        },
-    ]
-}
-fn sw(rs2: u8, rs1: u8) -> Insn {
-    Insn::Store {
-        op: StoreOp::Sw,
-        rs1,
-        rs2,
-        offset: 0,
-    }
-}
-fn lw(rd: u8, rs1: u8) -> Insn {
-    Insn::Load {
-        op: LoadOp::Lw,
-        rd,
-        rs1,
-        offset: 0,
-    }
-}
-fn spin() -> Insn {
-    Insn::Jal { rd: 0, offset: 0 }
-}
 /// `*addr = value`, clobbering t0/t1.
 fn store(addr: u32, value: u32) -> Vec<Insn> {
     let mut v = li(T0, addr);

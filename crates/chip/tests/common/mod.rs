@@ -3,46 +3,14 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use bhemu_chip::{grid, Chip, ChipConfig, Schedule};
-use bhemu_isa::riscv::{encode, BranchOp, CsrOp, ImmOp, Insn, LoadOp, StoreOp};
+#[allow(unused_imports)] // each test file uses its own subset
+pub use bhemu_isa::riscv::asm::{addi, bytes, li, spin, sw};
+use bhemu_isa::riscv::{BranchOp, CsrOp, Insn, LoadOp};
 
 pub const T0: u8 = 5;
 pub const T1: u8 = 6;
 pub const T2: u8 = 7;
 pub const S0: u8 = 8;
-
-/// `lui rd, hi; addi rd, rd, lo`: any 32-bit value.
-pub fn li(rd: u8, v: u32) -> Vec<Insn> {
-    let lo = ((v as i32) << 20) >> 20;
-    let hi = v.wrapping_sub(lo as u32);
-    vec![
-        Insn::Lui { rd, imm: hi },
-        Insn::OpImm {
-            op: ImmOp::Addi,
-            rd,
-            rs1: rd,
-            imm: lo,
-        },
-    ]
-}
-
-pub fn addi(rd: u8, rs1: u8, imm: i32) -> Insn {
-    Insn::OpImm {
-        op: ImmOp::Addi,
-        rd,
-        rs1,
-        imm,
-    }
-}
-
-/// `sw rs2, 0(rs1)`.
-pub fn sw(rs2: u8, rs1: u8) -> Insn {
-    Insn::Store {
-        op: StoreOp::Sw,
-        rs1,
-        rs2,
-        offset: 0,
-    }
-}
 
 pub fn branch(op: BranchOp, rs1: u8, rs2: u8, offset: i32) -> Insn {
     Insn::Branch {
@@ -61,16 +29,6 @@ pub fn mcycle(rd: u8) -> Insn {
         csr: 0xB00,
         src: 0,
     }
-}
-
-/// `j .`
-pub fn spin() -> Insn {
-    Insn::Jal { rd: 0, offset: 0 }
-}
-
-/// The program's bytes, little-endian.
-pub fn bytes(p: &[Insn]) -> Vec<u8> {
-    p.iter().flat_map(|i| encode(i).to_le_bytes()).collect()
 }
 
 /// Polls the word at `addr` with `extra` ALU instructions in the loop body until it reads

@@ -13,6 +13,7 @@ mod encode;
 mod insn;
 mod visit;
 
+pub mod asm;
 pub use csr_names::csr_name;
 pub use decode::decode;
 pub use disasm::{disassemble, reg_name, Disasm};

@@ -19,6 +19,9 @@
 #                     accuracy/): the per-file table of docs/llk.md
 #   --ids-from FILE   the pytest ids listed in FILE, one per line (scripts/llk/ci-sample.txt: the
 #                     CI sample, one passing id of every file that passes on bhemu)
+#   --dump DIR        keep the raw result bytes of every id under DIR (scripts/llk/llk_result_dump.py;
+#                     scripts/diff-llk.sh compares two such directories)
+#   --seed N          the harness's stimulus seed (LLK_TEST_SEED; the harness's default is 42)
 #   --setup-only      set everything up and stop
 #   -h, --help        this text
 #
@@ -59,29 +62,41 @@ DEFAULT_FILES=(
   test_pack_untilize.py
   test_tilize_calculate_untilize_L1.py
 )
+# Files that run with more than one device cycle per host clock on bhemu (BHEMU_CYCLES_PER_CLOCK,
+# docs/libttsim-abi.md "Cycles per clock"): their kernels run for tens of millions of cycles
+# behind one polling loop (the MOP drain test; the occupancy test's 4,096 trials per arm of
+# mailbox round trips), which at one cycle per read outlasts the harness's wait on any
+# simulator. 1000 is below silicon's ratio (about 1,350 cycles per microsecond-long PCIe read).
+declare -A CYCLES_PER_CLOCK=(
+  [test_tensix_sync_mop_drain.py]=1000
+  [test_fp32_dest_acc_cfg_occupancy.py]=1000
+)
 MARKER="not quasar and not nightly and not perf and not accuracy"
 TTNN_VERSION="0.81.1"
 EXALENS_VERSION="0.4.2"
 UMD_VERSION="0.9.14"
 
-reference=0; per_file=3; timeout=60; setup_only=0; all_files=0; args=()
+reference=0; per_file=3; timeout=60; setup_only=0; all_files=0; args=(); dump=""; seed=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --reference) reference=1; shift ;;
     --per-file) per_file="$2"; shift 2 ;;
     --timeout) timeout="$2"; shift 2 ;;
     --setup-only) setup_only=1; shift ;;
+    --dump) [ -n "${2:-}" ] || die "--dump wants a directory"; dump="$2"; shift 2 ;;
+    --seed) seed="${2:-}"; shift 2 ;;
     --all-files) all_files=1; shift ;;
     --ids-from)
       [ -f "${2:-}" ] || die "--ids-from wants a file of test ids"
       mapfile -t from_file < <(grep -v '^\s*\(#\|$\)' "$2"); args+=("${from_file[@]}"); shift 2 ;;
-    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) args+=("$1"); shift ;;
   esac
 done
 case "$per_file" in ''|*[!0-9]*) die "--per-file wants a number" ;; esac
 case "$timeout" in ''|*[!0-9]*) die "--timeout wants seconds" ;; esac
+case "$seed" in *[!0-9]*) die "--seed wants a number" ;; esac
 
 cache="$repo/.cache"
 mkdir -p "$cache"
@@ -250,7 +265,12 @@ runs="$cache/llk/runs/$simname"
 mkdir -p "$runs"
 export PYTHONPATH="$repo/scripts/llk${PYTHONPATH:+:$PYTHONPATH}"
 export LLK_HANG_TIMEOUT=$(( timeout > 20 ? timeout - 10 : timeout / 2 + 1 ))
-pyargs=(-p llk_hang_timeout -p no:sugar -p no:cacheprovider -o log_cli=false -o console_output_style=classic --run-simulator)
+if [ -n "$dump" ]; then
+  mkdir -p "$dump"; dump="$(cd "$dump" && pwd)"
+  export BHEMU_LLK_DUMP="$dump"
+fi
+[ -z "$seed" ] || export LLK_TEST_SEED="$seed"
+pyargs=(-p llk_hang_timeout -p llk_result_dump -p no:sugar -p no:cacheprovider -o log_cli=false -o console_output_style=classic --run-simulator)
 
 run_file() {  # $1 = file; ids on stdin
   local f="$1" d="$runs/${1%.py}" sel tmp
@@ -280,7 +300,11 @@ print("\n".join(ids))' "$per_file")"
   log "$f: $n id(s) on $simname"
   local t0; t0=$(date +%s)
   mapfile -t idarr < "$d/ids"
-  (cd "$tests/python_tests" && TMPDIR="$tmp" timeout $((n * timeout + 300)) "$vpy" -m pytest \
+  local k=1
+  if [ "$simname" = bhemu ] && [ -n "${CYCLES_PER_CLOCK[$f]+x}" ]; then
+    k="${CYCLES_PER_CLOCK[$f]}"; log "$f: $k device cycles per host clock"
+  fi
+  (cd "$tests/python_tests" && BHEMU_CYCLES_PER_CLOCK="$k" TMPDIR="$tmp" timeout $((n * timeout + 300)) "$vpy" -m pytest \
       "${pyargs[@]}" --timeout="$timeout" --junit-xml="$d/junit.xml" -o junit_logging=system-out \
       "${idarr[@]}") >"$d/pytest.log" 2>&1 || true
   echo $(( $(date +%s) - t0 )) > "$d/seconds"

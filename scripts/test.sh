@@ -92,11 +92,21 @@ if [ "${BHEMU_NO_METAL:-0}" != 1 ]; then
 fi
 
 # tt-llk's own python_tests from the ttnn wheel (docs/llk.md): one passing id of every test file
-# that passes on bhemu (scripts/llk/ci-sample.txt, about 6 minutes). The venv (torch, tt-exalens)
+# that passes on bhemu (scripts/llk/ci-sample.txt, about 8 minutes). The venv (torch, tt-exalens)
 # lands in .cache/llk-venv. The full per-file table: scripts/test-llk.sh --all-files --per-file 8.
+# Then, when the reference was built above, the same ids on it (about 6 minutes) and every
+# result byte compared (docs/reference.md, "tt-llk's tests side by side"; scripts/diff-llk.sh
+# does both for any selection and seeds).
 if [ "${BHEMU_NO_LLK:-0}" != 1 ]; then
   disk tt-llk
-  bash scripts/test-llk.sh --timeout 60 --ids-from scripts/llk/ci-sample.txt
+  llk_dump=.cache/llk/ci-dump
+  rm -rf "$llk_dump"
+  bash scripts/test-llk.sh --timeout 60 --ids-from scripts/llk/ci-sample.txt --dump "$llk_dump/bhemu"
+  if [ -n "$reference" ]; then
+    bash scripts/test-llk.sh --reference --timeout 60 --ids-from scripts/llk/ci-sample.txt \
+      --dump "$llk_dump/reference" >"$llk_dump/reference.log" 2>&1 || true
+    python3 scripts/llk/compare_dumps.py "$llk_dump/bhemu" "$llk_dump/reference"
+  fi
 fi
 
 # ttnn from Python (docs/ttnn.md): a sample of tests/ttnn, each op against torch and, when the

@@ -147,6 +147,37 @@ fn movd2a_from_dst32_as_tf32_keeps_ten_mantissa_bits() {
     assert_eq!(s.src_a.read(0, 0, 0), (man10 << 8) | 127);
 }
 
+/// One MOVD2B of Dst32 row 0 into SrcB bank 0, which the unpacker filled as TF32 while the
+/// configured SrcA format is BF16 (tt-llk's reduce of Float32 data configures it so).
+fn movd2b_into_a_tf32_bank(disable_implied: bool, x: u32) -> u32 {
+    let s = run_math(
+        |s| {
+            math_banks(s);
+            s.cfg.set(0, f::ALU_FORMAT_SPEC_REG0_SrcA, 5); // BF16
+            s.cfg.set(0, f::ALU_ACC_CTRL_Fp32_enabled, 1);
+            if disable_implied {
+                s.cfg.set(1, f::DISABLE_IMPLIED_SRCA_FMT_Base, 1);
+            }
+            s.src_b.set_format(0, 4); // TF32
+            let d = (((x >> 16) & 0x7f) << 24) | (((x >> 23) & 0xff) << 16) | (x & 0xffff);
+            s.dst.write32(0, 0, d, PLAIN);
+        },
+        &["ttmovd2b 0, 0, 0, 0, 0"],
+    );
+    s.src_b.read(0, 0, 0)
+}
+
+#[test]
+fn movd2b_uses_the_format_the_srcb_bank_was_unpacked_with() {
+    // 1.0546875 + 2^-9: the 2^-9 bit (mantissa bit 14) is kept by TF32, dropped by BF16.
+    let x: u32 = 0x3f87_0000 | (1 << 14);
+    let man10 = (x >> 13) & 0x3ff;
+    assert_eq!(movd2b_into_a_tf32_bank(false, x), (man10 << 8) | 127);
+    // Disabled: the configured BF16: Src BF16 layout, mantissa 17..11, exponent 7..0.
+    let man7 = (x >> 16) & 0x7f;
+    assert_eq!(movd2b_into_a_tf32_bank(true, x), (man7 << 11) | 127);
+}
+
 #[test]
 fn zerosrc_clears_both_banks_or_fills_srca_with_ones() {
     let s = ok(

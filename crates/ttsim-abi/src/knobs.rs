@@ -26,7 +26,11 @@ impl LogLevel {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The most `BHEMU_CYCLES_PER_CLOCK` accepts: a million cycles per host read is already far
+/// beyond silicon's ratio, and `n` clocks times it must stay within a `u32`.
+pub const MAX_CYCLES_PER_CLOCK: u32 = 1 << 20;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Knobs {
     /// `BHEMU_LOG`: error | warn | info | debug (default warn).
     pub log: LogLevel,
@@ -62,6 +66,31 @@ pub struct Knobs {
     /// `BHEMU_SYSTEM`: p150 | p300 | galaxy (default p150; docs/multi-chip.md). The raw value,
     /// parsed by `libttsim_init`, which refuses to start on an unknown name.
     pub system: Option<String>,
+    /// `BHEMU_CYCLES_PER_CLOCK`: device cycles each `libttsim_clock(n)` runs per clock asked
+    /// (default 1, as the reference simulator). tt-umd clocks once per host read; on silicon a
+    /// read over PCIe takes about a microsecond, some 1,350 cycles of the 1.35 GHz chip, so a
+    /// client that polls for a long kernel needs that many fewer reads (docs/libttsim-abi.md
+    /// "Cycles per clock").
+    pub cycles_per_clock: u32,
+}
+
+impl Default for Knobs {
+    fn default() -> Knobs {
+        Knobs {
+            log: LogLevel::default(),
+            trace_file: None,
+            mmio: MmioMode::default(),
+            hang_cycles: None,
+            timeline: None,
+            check_hazards: false,
+            noc_hops: false,
+            gdb: None,
+            strict: false,
+            stats: false,
+            system: None,
+            cycles_per_clock: 1,
+        }
+    }
 }
 
 impl Knobs {
@@ -159,6 +188,15 @@ impl Knobs {
             &mut problems,
         );
         k.system = get("BHEMU_SYSTEM").filter(|v| !v.trim().is_empty());
+        k.cycles_per_clock = 1;
+        if let Some(v) = get("BHEMU_CYCLES_PER_CLOCK").filter(|v| !v.trim().is_empty()) {
+            match v.trim().replace('_', "").parse::<u32>() {
+                Ok(n) if (1..=MAX_CYCLES_PER_CLOCK).contains(&n) => k.cycles_per_clock = n,
+                _ => problems.push(format!(
+                    "BHEMU_CYCLES_PER_CLOCK={v:?} is not a number of cycles from 1 to {MAX_CYCLES_PER_CLOCK}; using 1"
+                )),
+            }
+        }
         if let Some(v) = get("BHEMU_GDB").filter(|v| !v.trim().is_empty()) {
             let tiles = match get("BHEMU_GDB_TILES").filter(|t| !t.trim().is_empty()) {
                 Some(t) => bhemu_gdb::parse_tiles("BHEMU_GDB_TILES", &t).map_err(|e| e.0),
@@ -322,5 +360,21 @@ mod tests {
         let (k, p) = parse(&[("BHEMU_HANG_CYCLES", "soon")]);
         assert_eq!(k.hang_cycles, None);
         assert!(p[0].contains("BHEMU_HANG_CYCLES"), "{p:?}");
+    }
+
+    #[test]
+    fn cycles_per_clock_knob_takes_1_to_the_maximum_or_reports_garbage() {
+        assert_eq!(parse(&[]).0.cycles_per_clock, 1);
+        assert_eq!(
+            parse(&[("BHEMU_CYCLES_PER_CLOCK", "1_000")])
+                .0
+                .cycles_per_clock,
+            1000
+        );
+        for bad in ["0", "fast", "2000000"] {
+            let (k, p) = parse(&[("BHEMU_CYCLES_PER_CLOCK", bad)]);
+            assert_eq!(k.cycles_per_clock, 1, "{bad}");
+            assert!(p[0].contains("BHEMU_CYCLES_PER_CLOCK"), "{p:?}");
+        }
     }
 }

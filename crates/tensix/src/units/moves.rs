@@ -24,11 +24,12 @@ fn src_a_fmt(ctx: &Ctx) -> u32 {
     }
 }
 
-/// The SrcA format MOVA2D and MOVB2D convert with. On Blackhole it is the format the bank they
-/// read was unpacked with (for MOVB2D the SrcB bank's), unless `DISABLE_IMPLIED_SRCA_FMT` is
-/// set; then, as on Wormhole, the configured SrcA format. A bank no unpacker has written since
+/// The SrcA format the moves between Src and Dst convert with. On Blackhole it is the format
+/// the Src bank they read (MOVA2D, MOVB2D) or write (MOVD2A, MOVD2B) was last unpacked with (for
+/// MOVB2D and MOVD2B the SrcB bank's), unless `DISABLE_IMPLIED_SRCA_FMT` is set; then, as on
+/// Wormhole, the configured SrcA format. A bank no unpacker has written since
 /// reset falls back to the configured format. Rule restated in `docs/tensix-datapath.md`
-/// ("Src to Dst moves").
+/// ("Moves between Src and Dst").
 fn move_src_fmt(ctx: &Ctx, from: FromSrc) -> u32 {
     let configured = src_a_fmt(ctx);
     if ctx.cfg(f::DISABLE_IMPLIED_SRCA_FMT_Base) != 0 {
@@ -242,7 +243,17 @@ fn dst_to_src(
     let (use32, style) = if ctx.cfg(f::FP16A_FORCE_Enable) != 0 {
         (false, Style::Fp16)
     } else {
-        let fmt = src_a_fmt(ctx);
+        // Blackhole: the format the bank being written was last unpacked with, as for the
+        // Src-to-Dst moves (`move_src_fmt`).
+        let into = if to_a {
+            FromSrc::A
+        } else {
+            FromSrc::B {
+                broadcast_col0: false,
+                broadcast_row: false,
+            }
+        };
+        let fmt = move_src_fmt(ctx, into);
         let use32 = ctx.cfg(f::ALU_ACC_CTRL_Fp32_enabled) != 0
             || ctx.cfg(f::ALU_ACC_CTRL_INT8_math_enabled) != 0;
         use DataFormat::*;

@@ -395,7 +395,9 @@ unsafe fn write_entry(
 pub extern "C-unwind" fn libttsim_clock(n_clocks: u32) {
     drive("clock", |abi| {
         trace!(abi, ("clock n={n_clocks}"));
+        let scale = abi.knobs.as_ref().map_or(1, |k| k.cycles_per_clock);
         let dev = abi.healthy("clock")?;
+        let n_clocks = n_clocks.saturating_mul(scale);
         dev.set_clock(n_clocks);
         let before = n_clocks;
         let r = dev.clock_step();

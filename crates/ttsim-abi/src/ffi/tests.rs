@@ -168,3 +168,23 @@ fn init_restarts_a_faulted_device() {
     libttsim_exit();
     libttsim_exit();
 }
+
+/// `BHEMU_CYCLES_PER_CLOCK=k`: each `libttsim_clock(n)` runs n × k device cycles; unset, one
+/// cycle per clock as the reference simulator (docs/libttsim-abi.md "Cycles per clock").
+#[test]
+fn cycles_per_clock_scales_every_clock_call() {
+    let _s = serial();
+    let cycles_of = |n: u32| {
+        libttsim_init();
+        let before = with_system(|s| s.cycle()).expect("running");
+        libttsim_clock(n);
+        let after = with_system(|s| s.cycle()).expect("running");
+        libttsim_exit();
+        after - before
+    };
+    std::env::set_var("BHEMU_CYCLES_PER_CLOCK", "1000");
+    let scaled = cycles_of(3);
+    std::env::remove_var("BHEMU_CYCLES_PER_CLOCK");
+    let plain = cycles_of(3);
+    assert_eq!((scaled, plain), (3000, 3));
+}

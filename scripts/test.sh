@@ -60,6 +60,9 @@ if [ "${BHEMU_NO_REFERENCE:-0}" != 1 ]; then
   # The reference's Matrix Unit arithmetic as a vector generator (reference_datapath.rs).
   bash scripts/reference-datapath.sh >/dev/null ||
     echo "test.sh: no ttsim source; the datapath cells are skipped"
+  # The reference's Tensix model as a Vector Unit state generator (reference_sfpu.rs).
+  bash scripts/reference-sfpu.sh >/dev/null ||
+    echo "test.sh: no ttsim source; the SFPU cells are skipped"
 fi
 
 # Every file the Markdown pages name exists (README, docs/, examples' and crates' READMEs).

@@ -195,3 +195,38 @@ fn sfpconfig_every_mod1_and_target_random_state() {
         );
     }
 }
+
+/// An SFPNOP word is no exception to the backdoor load: with 12..15 in bits 4..7 (where the
+/// register shapes keep `VD`) it writes itself to `InstructionTemplate[VD - 12]` and changes
+/// nothing else; the canonical SFPNOP (bits 0..23 zero) and one with `VD < 12` change nothing.
+#[test]
+fn sfpnop_with_vd_12_or_more_is_a_backdoor_template_load() {
+    let mut b = Bench::new();
+    b.fill(|r, l| (r * 32 + l) as u32);
+    let before = b.vu.state.clone();
+    b.run(SFPNOP << 24);
+    b.run((SFPNOP << 24) | (11 << 4));
+    assert_eq!(b.vu.state, before, "SFPNOP with VD < 12 does nothing");
+    for vd in 12..16u32 {
+        let word = (SFPNOP << 24) | 0x00ab_c00f | (vd << 4);
+        b.run(word);
+        for l in 0..32 {
+            assert_eq!(b.vu.state.load_macro[l].template[vd as usize - 12], word);
+        }
+    }
+    let mut want = before;
+    for l in 0..32 {
+        want.load_macro[l].template =
+            std::array::from_fn(|i| (SFPNOP << 24) | 0x00ab_c00f | ((i as u32 + 12) << 4));
+    }
+    assert_eq!(b.vu.state, want, "only the templates change");
+    // With DISABLE_BACKDOOR_LOAD it is an SFPNOP again.
+    for l in 0..32 {
+        b.vu.state.lane_config[l] = 1 << 1;
+    }
+    b.run((SFPNOP << 24) | (12 << 4));
+    assert_eq!(
+        b.vu.state.load_macro[0].template[0],
+        (SFPNOP << 24) | 0x00ab_c0cf
+    );
+}

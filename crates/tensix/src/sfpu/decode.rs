@@ -250,9 +250,13 @@ impl Insn {
         }
     }
 
-    /// SFPNOP: no operands.
+    /// SFPNOP: no operands, but bits 4..7 of its word still count as `VD` for the backdoor
+    /// template load, as for every other instruction of the register shapes: an SFPNOP word
+    /// with 12..15 there writes itself to `InstructionTemplate[VD - 12]` (the reference
+    /// simulator's rule, docs/sfpu-reference.md). The canonical SFPNOP (all zero) has `VD` 0.
+    /// This is the one shape that reads a field from the word: the table gives SFPNOP none.
     pub fn nop(word: u32) -> Insn {
-        Insn::base(Op::Sfpnop, word, 0, 0)
+        Insn::base(Op::Sfpnop, word, ((word >> 4) & 15) as u8, 0)
     }
 
     /// The instruction `word` holds, through the generated table's decode (`None` if it is

@@ -44,8 +44,9 @@
 //! - Instructions due from SFPLOADMACRO run before the instruction issued in the same cycle,
 //!   in sub-unit order simple, MAD, round, store.
 //! - The backdoor template load applies to every instruction with a `VD` field and
-//!   `VD >= 12` (SFPCONFIG.md's `LaneConfig` table states it for "instructions"), per lane;
-//!   instructions that move data across lanes run when any lane is not diverted.
+//!   `VD >= 12` (SFPCONFIG.md's `LaneConfig` table states it for "instructions"), and to an
+//!   SFPNOP word with 12..15 in bits 4..7, per lane; instructions that move data across lanes
+//!   run when any lane is not diverted.
 //! - SFPCONFIG takes effect at once (SFPCONFIG.md allows the next instruction to see either
 //!   the old or the new `DISABLE_BACKDOOR_LOAD`).
 //! - Power-on values not given by the pages (`LReg[0..8]`, `LReg[11..15]`, `LReg[16]`,
@@ -298,10 +299,11 @@ impl VectorUnit {
     /// `LoadMacroConfig.InstructionTemplate[VD - 12]` of that lane instead of executing there
     /// (SFPCONFIG.md, `LaneConfig` table and the VD 0..3 comment; each page's
     /// `VD < 12 || DISABLE_BACKDOOR_LOAD` guard). Not for SFPCONFIG (its VD names a
-    /// configuration target), SFPNOP (no VD) or SFPLOADMACRO-scheduled instructions
-    /// (SFPLOADMACRO.md: the bit reads as true for them). Returns the lanes that execute.
+    /// configuration target) or SFPLOADMACRO-scheduled instructions (SFPLOADMACRO.md: the bit
+    /// reads as true for them). SFPNOP takes part with bits 4..7 of its word ([`Insn::nop`]).
+    /// Returns the lanes that execute.
     fn backdoor(&mut self, insn: &Insn, lanes: u32) -> u32 {
-        if insn.from_macro || insn.vd < 12 || matches!(insn.op, Op::Sfpconfig | Op::Sfpnop) {
+        if insn.from_macro || insn.vd < 12 || insn.op == Op::Sfpconfig {
             return lanes;
         }
         let disabled = self

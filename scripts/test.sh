@@ -57,12 +57,10 @@ if [ "${BHEMU_NO_REFERENCE:-0}" != 1 ]; then
   else
     echo "test.sh: the reference simulator is not available; the differential tier is skipped"
   fi
-  # The reference's Matrix Unit arithmetic as a vector generator (reference_datapath.rs).
-  bash scripts/reference-datapath.sh >/dev/null ||
-    echo "test.sh: no ttsim source; the datapath cells are skipped"
-  # The reference's Tensix model as a Vector Unit state generator (reference_sfpu.rs).
-  bash scripts/reference-sfpu.sh >/dev/null ||
-    echo "test.sh: no ttsim source; the SFPU cells are skipped"
+  # The reference's Matrix Unit arithmetic, and its Tensix model driven one instruction word at
+  # a time, as vector generators (reference_datapath.rs, reference_sfpu.rs, reference_conv.rs).
+  bash scripts/reference-tensix.sh >/dev/null ||
+    echo "test.sh: no ttsim source; the datapath, SFPU and conversion cells are skipped"
 fi
 
 # Every file the Markdown pages name exists (README, docs/, examples' and crates' READMEs).

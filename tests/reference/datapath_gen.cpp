@@ -1,6 +1,6 @@
 // Differential vectors for bhemu's Matrix Unit datapath (crates/tensix/tests/reference_datapath.rs).
 //
-// Built by scripts/reference-datapath.sh against the arithmetic functions of Tenstorrent's
+// Built by scripts/reference-tensix.sh against the arithmetic functions of Tenstorrent's
 // reference simulator (ttsim, Apache-2.0), which that script extracts from the ttsim source into
 // an ignored cache as `ttsim_fpu.inc`; nothing of ttsim is committed here. This program only draws
 // random operands and calls those functions.

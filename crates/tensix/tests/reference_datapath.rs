@@ -3,28 +3,18 @@
 //! (BF16, TF32, BF16 with TF32, FP16), Dst width, fidelity phase and accumulate mode, on random
 //! operands over the whole encoding space (exponents 0 and maximum, all-ones and zero mantissas,
 //! near-equal exponents). The reference's own arithmetic functions compute the expected words
-//! through `scripts/reference-datapath.sh`'s generator (docs/matrix-unit.md "Confirmed");
+//! through `scripts/reference-tensix.sh`'s generator (docs/matrix-unit.md "Confirmed");
 //! without it the test says so and passes.
 //!
 //! Counts: `BHEMU_DATAPATH_ELW` (element-wise results per cell, default 100000) and
 //! `BHEMU_DATAPATH_DOT` (dot products per cell, default 100000); `BHEMU_DATAPATH_SEED`.
-use std::io::{BufReader, Read};
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod reference_common;
+use reference_common::{generator, start};
 
 use bhemu_tensix::matrix::datapath::{
     accumulate, add_term, group_term, product_adj, product_term, AccMode, Operand, Precision,
     Product,
 };
-
-fn generator() -> Option<PathBuf> {
-    let p = std::env::var_os("BHEMU_DATAPATH_GEN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.cache/reference/datapath/gen")
-        });
-    p.is_file().then_some(p)
-}
 
 fn count(var: &str, default: u32) -> u32 {
     std::env::var(var)
@@ -47,24 +37,14 @@ fn precision(code: u32) -> Precision {
     }
 }
 
-struct Words<R: Read>(R);
-
-impl<R: Read> Words<R> {
-    fn next(&mut self) -> Option<u32> {
-        let mut b = [0u8; 4];
-        self.0.read_exact(&mut b).ok()?;
-        Some(u32::from_le_bytes(b))
-    }
-}
-
 const OPS: [&str; 4] = ["ELWADD", "ELWSUB", "ELWMUL", "MVMUL dot"];
 const PRECISIONS: [&str; 3] = ["TF32", "BF16", "FP16"];
 
 #[test]
 fn matrix_unit_datapath_equals_the_reference_in_every_cell() {
-    let Some(gen) = generator() else {
+    let Some(gen) = generator("BHEMU_DATAPATH_GEN", ".cache/reference/datapath/gen") else {
         eprintln!(
-            "skipped: no datapath generator (scripts/reference-datapath.sh builds it from the ttsim source)"
+            "skipped: no datapath generator (scripts/reference-tensix.sh builds it from the ttsim source)"
         );
         return;
     };
@@ -73,20 +53,15 @@ fn matrix_unit_datapath_equals_the_reference_in_every_cell() {
         count("BHEMU_DATAPATH_ELW", 100_000),
         count("BHEMU_DATAPATH_DOT", 100_000),
     );
-    let mut child = Command::new(&gen)
-        .args([seed.to_string(), elw_n.to_string(), dot_n.to_string()])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{}: {e}", gen.display()));
-    let mut w = Words(BufReader::with_capacity(
-        1 << 20,
-        child.stdout.take().unwrap(),
-    ));
+    let (mut child, mut w) = start(
+        &gen,
+        &[seed.to_string(), elw_n.to_string(), dot_n.to_string()],
+    );
     let mut cells = 0;
     let (mut total, mut bad_total) = (0u64, 0u64);
-    while let Some(magic) = w.next() {
+    while let Some(magic) = w.try_next() {
         assert_eq!(magic, 0xCE11_CE11, "generator stream out of step");
-        let h: Vec<u32> = (0..7).map(|_| w.next().unwrap()).collect();
+        let h: Vec<u32> = (0..7).map(|_| w.next()).collect();
         let (op, pa, pb, wide, phase, acc, n) =
             (h[0], h[1], h[2], h[3] != 0, h[4], h[5] != 0, h[6]);
         let (pa, pb) = (precision(pa), precision(pb));
@@ -98,12 +73,7 @@ fn matrix_unit_datapath_equals_the_reference_in_every_cell() {
         let mut bad = 0u32;
         for _ in 0..n {
             let (got, want, what) = if op < 3 {
-                let (a, b, d, want) = (
-                    w.next().unwrap(),
-                    w.next().unwrap(),
-                    w.next().unwrap(),
-                    w.next().unwrap(),
-                );
+                let (a, b, d, want) = (w.next(), w.next(), w.next(), w.next());
                 let b_signed = if op == 1 { b ^ (1 << 18) } else { b };
                 let (oa, ob) = (
                     Operand::read(src(a), pa, true),
@@ -116,9 +86,9 @@ fn matrix_unit_datapath_equals_the_reference_in_every_cell() {
                 };
                 (got, want, format!("a {a:#07x} b {b:#07x} dst {d:#010x}"))
             } else {
-                let (d, want) = (w.next().unwrap(), w.next().unwrap());
-                let a: Vec<u32> = (0..16).map(|_| w.next().unwrap()).collect();
-                let b: Vec<u32> = (0..16).map(|_| w.next().unwrap()).collect();
+                let (d, want) = (w.next(), w.next());
+                let a: Vec<u32> = (0..16).map(|_| w.next()).collect();
+                let b: Vec<u32> = (0..16).map(|_| w.next()).collect();
                 let p: Vec<Product> = (0..16)
                     .map(|k| {
                         Product::of(

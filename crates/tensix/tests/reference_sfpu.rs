@@ -5,7 +5,7 @@
 //! denormals, NaN and infinity patterns, signed zeros, zero and all-ones mantissas, near-equal
 //! exponents and near-cancelling multiply-adds, random lane predication and flag stacks).
 //! The reference's own Tensix model executes each word through
-//! `scripts/reference-sfpu.sh`'s generator; this test loads the state before into bhemu's
+//! `scripts/reference-tensix.sh`'s generator; this test loads the state before into bhemu's
 //! unit, executes the same word and compares the whole state after — every LReg of every lane,
 //! LaneFlags, the flag stack, LaneConfig, the PRNG, SFPLOADMACRO's configuration and the Dst
 //! rows — bit for bit (docs/sfpu-reference.md). Cells the reference refuses are listed, not
@@ -14,58 +14,14 @@
 //! `BHEMU_SFPU_LANES` (lane results per cell, default 100000), `BHEMU_SFPU_SEED` (default 1),
 //! `BHEMU_SFPU_FILTER` (only cells whose "INSN MODE" contains it), `BHEMU_SFPU_GEN` (the
 //! generator's path), `BHEMU_SFPU_TABLE=1` (print the table of cells).
-use std::io::{BufReader, Read};
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod reference_common;
+use reference_common::{env_or, generator, start, Words};
+use std::io::Read;
 
 use bhemu_tensix::sfpu::{
     FlagEntry, LoadMacroConfig, SfpuContext, SfpuState, SrcbFormat, VectorUnit,
 };
 use bhemu_tensix::state::{DestAccessCfg, Dst};
-
-fn generator() -> Option<PathBuf> {
-    let p = std::env::var_os("BHEMU_SFPU_GEN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.cache/reference/sfpu/gen")
-        });
-    p.is_file().then_some(p)
-}
-
-fn env_or(var: &str, default: &str) -> String {
-    std::env::var(var).unwrap_or_else(|_| default.to_string())
-}
-
-struct Words<R: Read>(R);
-
-impl<R: Read> Words<R> {
-    fn try_next(&mut self) -> Option<u32> {
-        let mut b = [0u8; 4];
-        self.0.read_exact(&mut b).ok()?;
-        Some(u32::from_le_bytes(b))
-    }
-    fn next(&mut self) -> u32 {
-        self.try_next().expect("generator stream ended early")
-    }
-    fn fill(&mut self, out: &mut [u32]) {
-        let mut b = vec![0u8; out.len() * 4];
-        self.0
-            .read_exact(&mut b)
-            .expect("generator stream ended early");
-        for (o, c) in out.iter_mut().zip(b.chunks_exact(4)) {
-            *o = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        }
-    }
-    fn string(&mut self) -> String {
-        let n = self.next() as usize;
-        let mut b = vec![0u8; n.div_ceil(4) * 4];
-        self.0
-            .read_exact(&mut b)
-            .expect("generator stream ended early");
-        b.truncate(n);
-        String::from_utf8_lossy(&b).into_owned()
-    }
-}
 
 /// The state the generator exchanges (its header comment gives the layout). `stack` entries
 /// at and above `sp` are not architectural and are cleared before comparing.
@@ -334,24 +290,16 @@ struct CellResult {
 
 #[test]
 fn vector_unit_equals_the_reference_in_every_cell() {
-    let Some(gen) = generator() else {
+    let Some(gen) = generator("BHEMU_SFPU_GEN", ".cache/reference/sfpu/gen") else {
         eprintln!(
-            "skipped: no SFPU generator (scripts/reference-sfpu.sh builds it from the ttsim source)"
+            "skipped: no SFPU generator (scripts/reference-tensix.sh builds it from the ttsim source)"
         );
         return;
     };
     let seed = env_or("BHEMU_SFPU_SEED", "1");
     let lanes = env_or("BHEMU_SFPU_LANES", "100000");
     let filter = env_or("BHEMU_SFPU_FILTER", "");
-    let mut child = Command::new(&gen)
-        .args([seed.as_str(), lanes.as_str(), filter.as_str()])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{}: {e}", gen.display()));
-    let mut w = Words(BufReader::with_capacity(
-        1 << 20,
-        child.stdout.take().unwrap(),
-    ));
+    let (mut child, mut w) = start(&gen, &[seed, lanes, filter.clone()]);
 
     let mut vu = VectorUnit::new();
     let mut dst = Dst::new();

@@ -69,12 +69,12 @@ pub fn bfp8a_to_fp16(datum: u8, exp: u8) -> Option<u16> {
 /// exponent and each datum in the low `width.bits()` bits.
 ///
 /// Rules (Packers/FormatConversion.md, with the open cases restated in
-/// docs/tensix-formats.md): the shared exponent is the largest exponent of the block; a
-/// datum with exponent 0 (zero or denormal) packs as zero; the 8-bit significand `1.mmmmmmm`
-/// is shifted right to the shared exponent keeping 6 fraction bits, rounding to nearest with
-/// ties away from zero; a rounding carry out of 7 bits saturates at 127; BFP4/BFP2 keep the
-/// top 3 / 1 bits of that magnitude; a zero magnitude never carries a sign (sign + zero
-/// magnitude means -2^128 in BFP).
+/// docs/tensix-formats.md): the shared exponent is the largest exponent of the block; the
+/// 8-bit significand `1.mmmmmmm` is shifted right to the shared exponent keeping 6 fraction
+/// bits, rounding to nearest with ties away from zero; a datum with exponent 0 has no implied
+/// one (`0.mmmmmmm`, shifted by the full shared exponent); a rounding carry out of 7 bits
+/// saturates at 127; BFP4/BFP2 keep the top 3 / 1 bits of that magnitude; a zero magnitude
+/// never carries a sign (sign + zero magnitude means -2^128 in BFP).
 pub fn bf16_block_to_bfp(vals: &[u16; 16], width: BfpWidth) -> (u8, [u8; 16]) {
     let exps = vals.map(|v| ((v >> 7) & 0xff) as u8);
     let mans = vals.map(|v| (v & 0x7f) as u8);
@@ -94,6 +94,11 @@ pub fn fp16_block_to_bfpa(vals: &[u16; 16], width: BfpWidth) -> (u8, [u8; 16]) {
 }
 
 /// The shared-exponent rounding both BFP families use, on (exponent, 7-bit mantissa, sign).
+/// The early conversions flush exponent-0 datums to zero, but a ReLU clamp to a threshold
+/// whose exponent field is 0 brings one back after them: its mantissa then goes through the
+/// same shift without the implied one, as the block logic has no case for it
+/// (docs/tensix-formats.md "BFP packing", confirmed against the reference simulator in
+/// docs/datapath-reference.md).
 fn block_to_bfp(
     exps: &[u8; 16],
     mans: &[u8; 16],
@@ -104,10 +109,8 @@ fn block_to_bfp(
     let mut out = [0u8; 16];
     for i in 0..16 {
         let e = exps[i];
-        if e == 0 {
-            continue;
-        }
-        let mant = 0x80u32 | mans[i] as u32;
+        let hidden = if e == 0 { 0 } else { 0x80 };
+        let mant = hidden | mans[i] as u32;
         let shift = 1 + (shared - e) as u32;
         let mag7 = if shift >= 32 {
             0
@@ -229,11 +232,9 @@ mod tests {
     }
 
     #[test]
-    fn bfp_block_zero_and_denormal_pack_as_unsigned_zero() {
+    fn bfp_block_zero_packs_as_unsigned_zero() {
         let mut vals = [0u16; 16];
         vals[0] = 0x8000; // -0
-        vals[1] = 0x0001; // denormal
-        vals[2] = 0x8001; // negative denormal
         let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
         assert_eq!(e, 0);
         assert_eq!(d, [0; 16]);
@@ -242,6 +243,29 @@ mod tests {
         vals[4] = 0xbf80;
         let (_, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
         assert_eq!(d[4], 0);
+    }
+
+    #[test]
+    fn bfp_block_exponent_zero_datum_shifts_without_the_implied_one() {
+        // Exponent field 0: the magnitude is 0.mmmmmmm (no implied one), shifted right by
+        // 1 + shared - 0 with ties away from zero, like every other datum.
+        let mut vals = [0u16; 16];
+        vals[0] = 0x0013; // 0.0010011: shared exponent 0, shift 1: (19 + 1) / 2 = 10
+        vals[1] = 0x8013; // the same with its sign
+        vals[2] = 0x0001; // (1 + 1) / 2 = 1
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 0);
+        assert_eq!(&d[..4], &[10, 0x8a, 1, 0]);
+        // Under shared exponent 3 (1.0 * 2^-124): shift 4: (127 + 8) / 16 = 8; 1 -> (1 + 8) / 16 = 0.
+        vals[3] = 0x0180;
+        vals[0] = 0x007f;
+        vals[1] = 0x807f;
+        let (e, d) = bf16_block_to_bfp(&vals, BfpWidth::B8);
+        assert_eq!(e, 3);
+        assert_eq!(&d[..4], &[8, 0x88, 0, 64]);
+        // BFP4 keeps the top 3 bits of the 7-bit magnitude: 8 -> 0, which carries no sign.
+        let (_, d) = bf16_block_to_bfp(&vals, BfpWidth::B4);
+        assert_eq!(&d[..4], &[0, 0, 0, 4]);
     }
 
     #[test]

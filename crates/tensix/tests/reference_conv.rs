@@ -1,0 +1,336 @@
+//! The unpackers' and the packer's format conversions against Tenstorrent's reference
+//! simulator, cell by cell: UNPACR from every L1 format to SrcA / SrcB / `Dst` (with FP8 E4M3,
+//! unsigned INT8, forced shared exponents and tilize), and PACR from 16- and 32-bit `Dst` through
+//! every intermediate to every L1 format (with `Round_10b_mant`, ReLU 1..3, `Read_unsigned`
+//! and L1 accumulation), on random L1 / `Dst` contents over the whole encoding space. The
+//! reference's own Tensix model executes each record through `scripts/reference-tensix.sh`'s
+//! generator; this test gives bhemu's state the same configuration words, address counters,
+//! L1 window and `Dst` rows, executes the same UNPACR / PACR words through bhemu's units and
+//! compares the L1 window, the `Dst` rows and (for an unpack to Src) the whole Src bank, bit for
+//! bit (docs/datapath-reference.md). Cells the reference refuses are listed, not compared.
+//! Without the generator the test says so and passes.
+//!
+//! `BHEMU_CONV_DATUMS` (datums per cell, default 100000), `BHEMU_CONV_SEED` (default 1),
+//! `BHEMU_CONV_FILTER` (only cells whose "UNIT CONVERSION MODE" contains it),
+//! `BHEMU_CONV_GEN` (the generator's path), `BHEMU_CONV_TABLE=1` (print the tables of cells).
+mod reference_common;
+use reference_common::{env_or, generator, start, Words};
+use std::io::Read;
+
+use bhemu_tensix::src_banks::SrcBanks;
+use bhemu_tensix::state::{Coord, TensixState};
+use bhemu_tensix::units::exec::Exec;
+use bhemu_tensix::units::Ctx;
+use bhemu_tensix::{FlatL1, Mode};
+
+/// The conversion generator's records, on top of the shared word stream.
+impl<R: Read> Words<R> {
+    fn pairs(&mut self) -> Vec<(u32, u32)> {
+        let n = self.next();
+        (0..n).map(|_| (self.next(), self.next())).collect()
+    }
+    fn dst_rows(&mut self) -> Vec<[u16; 16]> {
+        let rows = self.next() as usize;
+        let mut out = vec![[0u16; 16]; rows];
+        for row in out.iter_mut() {
+            for k in 0..8 {
+                let v = self.next();
+                row[2 * k] = v as u16;
+                row[2 * k + 1] = (v >> 16) as u16;
+            }
+        }
+        out
+    }
+}
+
+/// The reference keeps a Src datum as the top 19 bits of an FP32-arranged word (sign 31,
+/// exponent 30..23, mantissa 22..13); bhemu as SrcASrcB.md draws it (sign 18, mantissa 17..8,
+/// exponent 7..0). Written from the two layouts, not with bhemu's helpers.
+fn src_from_reference(v: u32) -> u32 {
+    let sign = (v >> 31) & 1;
+    let exp = (v >> 23) & 0xff;
+    let man = (v >> 13) & 0x3ff;
+    (sign << 18) | (man << 8) | exp
+}
+
+/// One record: what the generator drew, and the reference's results.
+struct Record {
+    thread: usize,
+    cfg: Vec<(u32, u32)>,
+    thr: Vec<(u32, u32)>,
+    adc: [u32; 8],
+    l1_addr: u32,
+    l1_before: Vec<u8>,
+    dst_before: Vec<[u16; 16]>,
+    words: Vec<u32>,
+    l1_after: Vec<u8>,
+    dst_after: Vec<[u16; 16]>,
+    src_after: Option<Vec<u32>>,
+}
+
+impl Record {
+    fn read<R: Read>(w: &mut Words<R>, kind: u32) -> Record {
+        let thread = w.next() as usize;
+        let cfg = w.pairs();
+        let thr = w.pairs();
+        let mut adc = [0u32; 8];
+        for a in adc.iter_mut() {
+            *a = w.next();
+        }
+        let l1_addr = w.next();
+        let len = w.next() as usize;
+        let l1_before = w.bytes(len);
+        let dst_before = w.dst_rows();
+        let n = w.next();
+        let words = (0..n).map(|_| w.next()).collect();
+        let l1_after = w.bytes(len);
+        let dst_after = w.dst_rows();
+        let src_after = (kind == 0).then(|| (0..64 * 16).map(|_| w.next()).collect());
+        Record {
+            thread,
+            cfg,
+            thr,
+            adc,
+            l1_addr,
+            l1_before,
+            dst_before,
+            words,
+            l1_after,
+            dst_after,
+            src_after,
+        }
+    }
+}
+
+/// Runs the record's words through bhemu's units on a fresh state; the state after, or the
+/// error / warnings bhemu reported.
+fn run_bhemu(rec: &Record, unit: usize, l1: &mut FlatL1) -> (TensixState, Vec<String>) {
+    let mut st = TensixState::new();
+    for &(a, v) in &rec.cfg {
+        st.cfg
+            .write_word(0, a as usize, v)
+            .expect("config word in range");
+    }
+    for &(a, v) in &rec.thr {
+        st.cfg
+            .write_thread_word(rec.thread, a as usize, v as u16)
+            .expect("thread config word in range");
+    }
+    let chans = if unit == 2 {
+        &mut st.adcs[rec.thread].packers
+    } else {
+        &mut st.adcs[rec.thread].unpacker[unit]
+    };
+    for (ch, c) in chans.iter_mut().enumerate() {
+        for (k, coord) in [Coord::X, Coord::Y, Coord::Z, Coord::W]
+            .into_iter()
+            .enumerate()
+        {
+            c.set_both(coord, rec.adc[4 * ch + k]);
+        }
+    }
+    st.dst.bits_mut()[..rec.dst_before.len()].copy_from_slice(&rec.dst_before);
+    let a = rec.l1_addr as usize;
+    l1.bytes[a..a + rec.l1_before.len()].copy_from_slice(&rec.l1_before);
+    let banks = SrcBanks::default();
+    let mut warnings = Vec::new();
+    let mut problems = Vec::new();
+    for &word in &rec.words {
+        let insn = bhemu_isa::tensix::blackhole::Insn::decode(word);
+        let mut ctx = Ctx {
+            state: &mut st,
+            banks: &banks,
+            mem: l1,
+            thread: rec.thread,
+            cycle: 0,
+            word,
+            mode: Mode::Strict,
+            warnings: &mut warnings,
+        };
+        let mut ex = Exec { ctx: &mut ctx };
+        if let Err(e) = bhemu_isa::tensix::blackhole::visit(&insn, &mut ex) {
+            problems.push(format!("bhemu error: {e}"));
+            break;
+        }
+    }
+    problems.extend(warnings.iter().map(|w| format!("bhemu warning: {w}")));
+    (st, problems)
+}
+
+struct CellResult {
+    name: String,
+    datums: u64,
+    different: u64,
+    skipped: u32,
+    skip_reason: String,
+}
+
+#[test]
+fn unpackers_and_packer_equal_the_reference_in_every_cell() {
+    let Some(gen) = generator("BHEMU_CONV_GEN", ".cache/reference/conv/gen") else {
+        eprintln!(
+            "skipped: no conversion generator (scripts/reference-tensix.sh builds it from the ttsim source)"
+        );
+        return;
+    };
+    let seed = env_or("BHEMU_CONV_SEED", "1");
+    let datums = env_or("BHEMU_CONV_DATUMS", "100000");
+    let filter = env_or("BHEMU_CONV_FILTER", "");
+    let (mut child, mut w) = start(&gen, &[seed, datums, filter.clone()]);
+
+    let mut l1 = FlatL1::blackhole();
+    let mut compared: Vec<CellResult> = Vec::new();
+    let mut refused: Vec<(String, String)> = Vec::new();
+    let mut reports = 0;
+    while let Some(magic) = w.try_next() {
+        assert_eq!(magic, 0xC0DE_0C11, "generator stream out of step");
+        let (unit, conv, mode) = (w.string(), w.string(), w.string());
+        let name = format!("{unit} {conv} {mode}");
+        if w.next() == 1 {
+            refused.push((name, w.string()));
+            continue;
+        }
+        let kind = w.next();
+        let unpacker = w.next() as usize;
+        let adc_unit = if kind == 2 { 2 } else { unpacker };
+        let mut cell = CellResult {
+            name,
+            datums: 0,
+            different: 0,
+            skipped: 0,
+            skip_reason: String::new(),
+        };
+        loop {
+            let m = w.next();
+            if m == 0xC0DE_00FF {
+                cell.skipped = w.next();
+                cell.skip_reason = w.string();
+                break;
+            }
+            assert_eq!(m, 0xC0DE_0001, "generator stream out of step");
+            let rec = Record::read(&mut w, kind);
+            let (st, problems) = run_bhemu(&rec, adc_unit, &mut l1);
+            let mut diffs: Vec<String> = problems;
+            let mut off = 0u64;
+            match kind {
+                0 => {
+                    let want = rec.src_after.as_ref().unwrap();
+                    let src = if unpacker == 1 { &st.src_b } else { &st.src_a };
+                    cell.datums += 512;
+                    for row in 0..64 {
+                        for col in 0..16 {
+                            let x = want[row * 16 + col];
+                            let (g, e) = (src.read(0, row, col), src_from_reference(x));
+                            if g != e || x & 0x1fff != 0 {
+                                off += 1;
+                                diffs.push(format!(
+                                    "Src row {row} col {col}: bhemu {g:#07x}, reference {e:#07x} (as kept: {x:#010x})"
+                                ));
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    cell.datums += if kind == 1 { 512 } else { 1024 };
+                    let a = rec.l1_addr as usize;
+                    let got = &l1.bytes[a..a + rec.l1_after.len()];
+                    for (i, (g, x)) in got.iter().zip(&rec.l1_after).enumerate() {
+                        if g != x {
+                            off += 1;
+                            diffs.push(format!(
+                                "L1 {:#x} (+{i}): bhemu {g:#04x}, reference {x:#04x} (before {:#04x})",
+                                a + i,
+                                rec.l1_before[i]
+                            ));
+                        }
+                    }
+                }
+            }
+            for (row, want) in rec.dst_after.iter().enumerate() {
+                for (col, (&g, &x)) in st.dst.bits()[row].iter().zip(want).enumerate() {
+                    if g != x {
+                        off += 1;
+                        diffs.push(format!(
+                            "Dst row {row} col {col}: bhemu {g:#06x}, reference {x:#06x} (before {:#06x})",
+                            rec.dst_before[row][col]
+                        ));
+                    }
+                }
+            }
+            if !diffs.is_empty() {
+                cell.different += off.max(1);
+                if reports < 12 {
+                    reports += 1;
+                    let words: Vec<String> =
+                        rec.words.iter().map(|x| format!("{x:#010x}")).collect();
+                    let cfg: Vec<String> = rec
+                        .cfg
+                        .iter()
+                        .map(|(a, v)| format!("[{a}]={v:#x}"))
+                        .collect();
+                    eprintln!(
+                        "MISMATCH {}: words {}; config {}; thread config {:?}; ADC {:?}\n  {}",
+                        cell.name,
+                        words.join(" "),
+                        cfg.join(" "),
+                        rec.thr,
+                        rec.adc,
+                        diffs
+                            .iter()
+                            .take(10)
+                            .map(|d| d.as_str())
+                            .collect::<Vec<_>>()
+                            .join("\n  ")
+                    );
+                }
+            }
+        }
+        compared.push(cell);
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "generator failed: {status}");
+
+    if std::env::var("BHEMU_CONV_TABLE").is_ok_and(|v| v == "1") {
+        println!("| cell | datums | different |");
+        println!("|---|---|---|");
+        for c in &compared {
+            println!("| {} | {} | {} |", c.name, c.datums, c.different);
+        }
+        println!("\n| cell | reference's reason |");
+        println!("|---|---|");
+        for (n, r) in &refused {
+            println!("| {n} | {r} |");
+        }
+    }
+    let bad: Vec<&CellResult> = compared.iter().filter(|c| c.different > 0).collect();
+    let skipping: Vec<&CellResult> = compared.iter().filter(|c| c.skipped > 0).collect();
+    let total: u64 = compared.iter().map(|c| c.datums).sum();
+    eprintln!(
+        "{} cells compared ({total} datums), {} refused by the reference, {} different",
+        compared.len(),
+        refused.len(),
+        bad.len()
+    );
+    for c in &skipping {
+        eprintln!(
+            "note: {}: the reference refused {} draws ({})",
+            c.name, c.skipped, c.skip_reason
+        );
+    }
+    assert!(
+        filter.is_empty() || !compared.is_empty() || !refused.is_empty(),
+        "no cell matches BHEMU_CONV_FILTER={filter}"
+    );
+    assert!(
+        bad.is_empty(),
+        "cells that differ from the reference: {}",
+        bad.iter()
+            .map(|c| format!("{} ({} of {})", c.name, c.different, c.datums))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(
+        skipping.is_empty(),
+        "the generator drew inputs the reference refuses in compared cells"
+    );
+}

@@ -4,11 +4,13 @@
 # - .cache/reference/datapath/gen: the Matrix Unit's arithmetic functions, extracted from
 #   src/tensix.cpp, under tests/reference/datapath_gen.cpp (crates/tensix/tests/reference_datapath.rs,
 #   docs/matrix-unit.md "Confirmed against the reference");
-# - .cache/reference/sfpu/gen and .cache/reference/conv/gen: the reference's whole Tensix model,
-#   compiled once, driven one instruction word at a time by tests/reference/sfpu_gen.cpp (the
-#   Vector Unit; reference_sfpu.rs, docs/sfpu-reference.md) and tests/reference/conv_gen.cpp (the
-#   unpacker and packer conversions; reference_conv.rs, docs/datapath-reference.md), which
-#   share tests/reference/tensix_driver.h.
+# - .cache/reference/{sfpu,conv,matrix}/gen: the reference's whole Tensix model, compiled once,
+#   driven one instruction word at a time by tests/reference/sfpu_gen.cpp (the Vector Unit;
+#   reference_sfpu.rs, docs/sfpu-reference.md), tests/reference/conv_gen.cpp (the unpacker and
+#   packer conversions; reference_conv.rs, docs/datapath-reference.md) and
+#   tests/reference/matrix_gen.cpp (the Matrix Unit's instructions; reference_matrix.rs,
+#   docs/matrix-unit.md "Confirmed instruction by instruction"), which share
+#   tests/reference/tensix_driver.h.
 #
 #   scripts/reference-tensix.sh [--src DIR|TARBALL]    (default as scripts/build-reference.sh)
 #
@@ -82,7 +84,7 @@ g++ -O2 -std=c++20 -I "$dp" -o "$dp/gen.tmp" "$repo/tests/reference/datapath_gen
 mv "$dp/gen.tmp" "$dp/gen"
 echo "$dp/gen"
 
-for unit in sfpu conv; do
+for unit in sfpu conv matrix; do
   mkdir -p "$repo/.cache/reference/$unit"
   g++ "${flags[@]}" -c "$repo/tests/reference/${unit}_gen.cpp" -o "$out/${unit}_gen.o"
   g++ -o "$repo/.cache/reference/$unit/gen.tmp" "$out/${unit}_gen.o" "$out/tensix.o" "$out/fma.o"

@@ -36,50 +36,6 @@
 
 static uint8_t *sram() { return g_chips[0].t_tiles[0].sram; }
 
-// An FP32 / integer bit pattern over the whole encoding space.
-static uint32_t value(Rng &r) {
-  uint32_t s = r.u32() & 0x80000000;
-  static const uint32_t kExps[] = {0,   1,   2,   253, 254, 255, 126, 127, 128, 111, 112, 113,
-                                   141, 142, 143, 144, 102, 103, 150, 151, 157, 158, 159, 96,
-                                   119, 120, 135, 136};
-  switch (r.below(12)) {
-    case 0: return kSpecials[r.below(std::size(kSpecials))];
-    case 1: return s | ((r.coin() ? 255u : 0u) << 23) | mantissa(r);
-    case 2: return s | (kExps[r.below(std::size(kExps))] << 23) | mantissa(r);
-    case 3: case 4: return s | ((100 + r.below(60)) << 23) | mantissa(r);
-    case 5: return kInts[r.below(std::size(kInts))];
-    case 6: return uint32_t(int32_t(r.below(600)) - 300) ^ (r.coin() ? 0 : 0x80000000);
-    case 7: return s | ((r.below(256)) << 23) | mantissa(r);
-    default: return r.u32();
-  }
-}
-
-// An FP16 bit pattern over the whole encoding space.
-static uint16_t value_fp16(Rng &r) {
-  uint32_t s = r.coin() ? 0x8000 : 0;
-  static const uint32_t kExps[] = {0, 1, 2, 7, 8, 9, 14, 15, 16, 23, 24, 25, 29, 30, 31};
-  static const uint32_t kMans[] = {0, 0x3FF, 1, 0x200, 0x3FE, 0x7F, 0x80, 0x380, 0x37F, 0x3F0, 0x3F8, 0x3F7, 0x8, 0x7};
-  switch (r.below(8)) {
-    case 0: return uint16_t(s | (kExps[r.below(std::size(kExps))] << 10) | kMans[r.below(std::size(kMans))]);
-    case 1: case 2: return uint16_t(s | (kExps[r.below(std::size(kExps))] << 10) | (r.u32() & 0x3FF));
-    case 3: return uint16_t(s | (r.below(32) << 10) | kMans[r.below(std::size(kMans))]);
-    default: return uint16_t(r.u32());
-  }
-}
-
-// A 16-bit pattern of the BF16 family over the whole encoding space.
-static uint16_t value_bf16(Rng &r) {
-  if (r.below(4) == 0) return uint16_t(r.u32());
-  return uint16_t(value(r) >> 16);
-}
-
-// ---- Dst layouts (Dst.md: Sign, Man, Exp; FP32 as BF16-arranged high half). ----
-
-static uint16_t enc_bf16(uint16_t x) { return (x & 0x8000) | ((x & 0x7F) << 8) | ((x >> 7) & 0xFF); }
-static uint16_t enc_fp16(uint16_t x) { return (x & 0x8000) | ((x & 0x3FF) << 5) | ((x >> 10) & 0x1F); }
-static uint32_t enc_fp32(uint32_t x) { return (uint32_t(enc_bf16(uint16_t(x >> 16))) << 16) | (x & 0xFFFF); }
-static uint32_t dst32_row(uint32_t row) { return ((row & 0x1F8) << 1) | (row & 0x207); }
-
 // ---- Output. ----
 
 
@@ -142,20 +98,6 @@ struct Record {
 };
 
 static TensixState *g_t, *g_scratch;
-
-// The banked configuration words the scratch state's named fields make, written through the
-// reference's configuration write into the state under test.
-static void take_config(Record &rec) {
-  for (uint32_t i = 0; i < 256; i++) {
-    uint32_t v;
-    try {
-      v = tensix_cfg_rd32(g_scratch, 0, 4 * i);
-    } catch (const Refusal &) {
-      continue;
-    }
-    if (v) rec.cfg.push_back({i, v});
-  }
-}
 
 // Runs a record through the reference: returns false (with the reason) if it refused.
 static bool run(Record &rec, std::string &why) {
@@ -246,7 +188,7 @@ static void reset_scratch() {
 // One L1 datum of format `f` (its low `fmt_bits(f)` bits).
 static uint32_t l1_datum(Rng &r, uint32_t f) {
   switch (f) {
-    case 0: case 4: case 8: return value(r);
+    case 0: case 4: case 8: return value32(r);
     case 1: return value_fp16(r);
     case 5: case 9: return value_bf16(r);
     default: {
@@ -335,7 +277,7 @@ static void draw_unpack(Rng &r, Record &rec, const UnpackSpec &s) {
     c.THCON_SEC0_REG2_Shift_amount_cntx1 = (stride >> 8) & 15;
     c.THCON_SEC0_REG2_Shift_amount_cntx2 = (stride >> 12) & 15;
   }
-  take_config(rec);
+  take_config(g_scratch, rec.cfg);
   rec.thr.push_back({5, s.to_dst ? 0u : 4u});  // SRCA_SET_SetOvrdWithAddr (the reference asks for it)
   rec.adc[4] = count - 1;
   // L1: the exponent section (BFP, unless forced), then the datums row by row.
@@ -411,7 +353,7 @@ static void draw_pack(Rng &r, Record &rec, const PackSpec &s) {
   uint32_t threshold = s.relu ? relu_threshold(r, s) : 0;
   c.STACC_RELU_ApplyRelu = s.relu;
   c.STACC_RELU_ReluThreshold = threshold;
-  take_config(rec);
+  take_config(g_scratch, rec.cfg);
   rec.thr.push_back({37, 4});  // ADDR_MOD_PACK_SEC0_YsrcIncr = 4: the next four rows
   uint32_t start_row = 4 * r.below(16);
   rec.adc[1] = start_row;
@@ -424,7 +366,7 @@ static void draw_pack(Rng &r, Record &rec, const PackSpec &s) {
   if (s.read32) {
     for (uint32_t row = 0; row < 128; row++) {
       for (uint32_t col = 0; col < 16; col++) {
-        uint32_t v = value(r);
+        uint32_t v = value32(r);
         if (s.relu && r.below(8) == 0) {
           if (fp16_family) {
             uint32_t e = (threshold >> 10) & 31;
@@ -465,7 +407,7 @@ static void draw_pack(Rng &r, Record &rec, const PackSpec &s) {
   if (s.l1_acc) {
     for (uint32_t i = 0; i < datums; i++) {
       if (out_bits == 32) {
-        uint32_t v = value(r);
+        uint32_t v = value32(r);
         memcpy(&rec.l1[i * 4], &v, 4);
       } else if (out_bits == 16) {
         uint16_t v = s.out == 1 ? value_fp16(r) : value_bf16(r);

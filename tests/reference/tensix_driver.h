@@ -1,8 +1,9 @@
-// The part of the differential drivers (sfpu_gen.cpp, conv_gen.cpp) that does not depend on the
-// unit under test: the few symbols the reference simulator's Tensix model (ttsim, Apache-2.0,
+// The part of the differential drivers (sfpu_gen.cpp, conv_gen.cpp, matrix_gen.cpp) that does
+// not depend on the unit under test: the few symbols the reference simulator's Tensix model (ttsim, Apache-2.0,
 // compiled from its source in the ignored cache by scripts/reference-tensix.sh) takes from the
 // rest of that simulator, its error exit turned into a refusal of the draw, the seeded random
-// draws over the whole encoding space, and the output words. Included once per program.
+// draws over the whole encoding space, the Dst layouts, the banked configuration words, and
+// the output words. Included once per program.
 #pragma once
 
 #include <cstdarg>
@@ -108,6 +109,68 @@ static uint32_t mantissa(Rng &r) {
     case 7: return 0x7FFF | (r.u32() & 0x7F0000);
     case 8: return 0xFFF | (r.u32() & 0x7FE000);
     default: return r.u32() & 0x7FFFFF;
+  }
+}
+
+// An FP32 / integer bit pattern over the whole encoding space.
+[[maybe_unused]] static uint32_t value32(Rng &r) {
+  uint32_t s = r.u32() & 0x80000000;
+  static const uint32_t kExps[] = {0,   1,   2,   253, 254, 255, 126, 127, 128, 111, 112, 113,
+                                   141, 142, 143, 144, 102, 103, 150, 151, 157, 158, 159, 96,
+                                   119, 120, 135, 136};
+  switch (r.below(12)) {
+    case 0: return kSpecials[r.below(std::size(kSpecials))];
+    case 1: return s | ((r.coin() ? 255u : 0u) << 23) | mantissa(r);
+    case 2: return s | (kExps[r.below(std::size(kExps))] << 23) | mantissa(r);
+    case 3: case 4: return s | ((100 + r.below(60)) << 23) | mantissa(r);
+    case 5: return kInts[r.below(std::size(kInts))];
+    case 6: return uint32_t(int32_t(r.below(600)) - 300) ^ (r.coin() ? 0 : 0x80000000);
+    case 7: return s | ((r.below(256)) << 23) | mantissa(r);
+    default: return r.u32();
+  }
+}
+
+// An FP16 bit pattern over the whole encoding space.
+[[maybe_unused]] static uint16_t value_fp16(Rng &r) {
+  uint32_t s = r.coin() ? 0x8000 : 0;
+  static const uint32_t kExps[] = {0, 1, 2, 7, 8, 9, 14, 15, 16, 23, 24, 25, 29, 30, 31};
+  static const uint32_t kMans[] = {0, 0x3FF, 1, 0x200, 0x3FE, 0x7F, 0x80, 0x380, 0x37F, 0x3F0, 0x3F8, 0x3F7, 0x8, 0x7};
+  switch (r.below(8)) {
+    case 0: return uint16_t(s | (kExps[r.below(std::size(kExps))] << 10) | kMans[r.below(std::size(kMans))]);
+    case 1: case 2: return uint16_t(s | (kExps[r.below(std::size(kExps))] << 10) | (r.u32() & 0x3FF));
+    case 3: return uint16_t(s | (r.below(32) << 10) | kMans[r.below(std::size(kMans))]);
+    default: return uint16_t(r.u32());
+  }
+}
+
+// A 16-bit pattern of the BF16 family over the whole encoding space.
+[[maybe_unused]] static uint16_t value_bf16(Rng &r) {
+  if (r.below(4) == 0) return uint16_t(r.u32());
+  return uint16_t(value32(r) >> 16);
+}
+
+// ---- Dst layouts (Dst.md: Sign, Man, Exp; FP32 as BF16-arranged high half; a 32-bit row's
+// high halves at DstBits row dst32_row(row), its low halves 8 rows on). ----
+
+[[maybe_unused]] static uint16_t enc_bf16(uint16_t x) { return (x & 0x8000) | ((x & 0x7F) << 8) | ((x >> 7) & 0xFF); }
+[[maybe_unused]] static uint16_t enc_fp16(uint16_t x) { return (x & 0x8000) | ((x & 0x3FF) << 5) | ((x >> 10) & 0x1F); }
+[[maybe_unused]] static uint32_t enc_fp32(uint32_t x) { return (uint32_t(enc_bf16(uint16_t(x >> 16))) << 16) | (x & 0xFFFF); }
+[[maybe_unused]] static uint32_t dst32_row(uint32_t row) { return ((row & 0x1F8) << 1) | (row & 0x207); }
+
+// ---- Configuration. ----
+
+// The non-zero banked configuration words (state 0) that `scratch`'s named fields make, as
+// (word index, value), to be written through the reference's configuration write into the
+// state under test.
+[[maybe_unused]] static void take_config(TensixState *scratch, std::vector<std::pair<uint32_t, uint32_t>> &cfg) {
+  for (uint32_t i = 0; i < 256; i++) {
+    uint32_t v;
+    try {
+      v = tensix_cfg_rd32(scratch, 0, 4 * i);
+    } catch (const Refusal &) {
+      continue;
+    }
+    if (v) cfg.push_back({i, v});
   }
 }
 

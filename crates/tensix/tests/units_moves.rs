@@ -323,3 +323,33 @@ fn sfpnop_executes_in_the_vector_unit_and_changes_no_lreg() {
     assert_eq!(s.sfpu.state.lreg[0], [0; 32]);
     assert_eq!(s.sfpu.executed(), 2);
 }
+
+#[test]
+fn src_to_dst_moves_make_the_rows_they_write_defined() {
+    // ZEROACC.md: ZEROACC leaves rows undefined (GMPOOL reads them as minus infinity) until
+    // something writes them. MOVA2D's eight rows (Dst 0..7) and MOVB2D's four (Dst 16..19) are
+    // such writes; the rows around them stay undefined.
+    let s = ok(
+        1,
+        |s| {
+            math_banks(s);
+            s.src_a.write(0, 0, 0, src_bf16(0x3f80));
+            s.src_b.write(0, 0, 0, src_bf16(0x4000));
+        },
+        &[
+            "ttsetdvalid 3",
+            "ttzeroacc 3, 0, 0, 0, 0",
+            "ttmova2d 0, 0, 0, 2, 0",
+            "ttmovb2d 0, 0, 0, 4, 16",
+        ],
+    );
+    let und = &s.matrix.undefined;
+    for r in (0..8).chain(16..20) {
+        assert!(!und.is_undefined(r), "row {r} was written");
+    }
+    for r in [8, 15, 20, 100] {
+        assert!(und.is_undefined(r), "row {r} was not written");
+    }
+    assert_eq!(s.dst.read16(0, 0, PLAIN), dst_bf16(0x3f80));
+    assert_eq!(s.dst.read16(16, 0, PLAIN), dst_bf16(0x4000));
+}

@@ -121,6 +121,9 @@ fn src_to_dst(
         cycle: ctx.cycle,
     };
     ctx.state.matrix.hazards.note_write(written, dcfg, at);
+    // ZEROACC.md: any write to a Dst row makes it defined again; the move is a Matrix Unit
+    // write, so GMPOOL afterwards reads the moved data, not minus infinity.
+    ctx.state.matrix.dst_rows_defined(written, dcfg);
     for _ in 0..num_rows {
         for col in 0..DST_COLS {
             let scol = match from {

@@ -1,6 +1,6 @@
 //! What the reference-simulator campaigns (reference_datapath.rs, reference_sfpu.rs,
-//! reference_conv.rs) share: finding their generator in the ignored cache, starting it, and
-//! reading its little-endian word stream.
+//! reference_conv.rs, reference_matrix.rs) share: finding their generator in the ignored cache,
+//! starting it, reading its little-endian word stream, and the reference's Src layout.
 #![allow(dead_code)] // each campaign uses a part
 
 use std::io::{BufReader, Read};
@@ -64,8 +64,69 @@ impl<R: Read> Words<R> {
         b.truncate(n);
         b
     }
+    /// A count, then that many (address, value) pairs (configuration words).
+    pub fn pairs(&mut self) -> Vec<(u32, u32)> {
+        let n = self.next();
+        (0..n).map(|_| (self.next(), self.next())).collect()
+    }
     pub fn string(&mut self) -> String {
         let n = self.next() as usize;
         String::from_utf8_lossy(&self.bytes(n)).into_owned()
     }
+}
+
+/// The reference keeps a Src datum as the top 19 bits of an FP32-arranged word (sign 31,
+/// exponent 30..23, mantissa 22..13); bhemu as SrcASrcB.md draws it (sign 18, mantissa 17..8,
+/// exponent 7..0). Written from the two layouts, not with bhemu's helpers.
+pub fn src_from_reference(v: u32) -> u32 {
+    let sign = (v >> 31) & 1;
+    let exp = (v >> 23) & 0xff;
+    let man = (v >> 13) & 0x3ff;
+    (sign << 18) | (man << 8) | exp
+}
+
+/// One compared cell of a campaign: its name, how many results were compared and how many
+/// differ, and the draws the reference refused in it (with its first reason).
+pub struct Outcome {
+    pub name: String,
+    pub results: u64,
+    pub different: u64,
+    pub skipped: u32,
+    pub skip_reason: String,
+}
+
+/// A campaign's verdict: prints the totals (`unit` names what a result is), then asserts that
+/// the filter `filter_var` matched some cell, that no cell differs, and that the generator drew
+/// no input the reference refuses in a compared cell.
+pub fn conclude(unit: &str, filter_var: &str, filter: &str, compared: &[Outcome], refused: usize) {
+    let bad: Vec<&Outcome> = compared.iter().filter(|c| c.different > 0).collect();
+    let total: u64 = compared.iter().map(|c| c.results).sum();
+    eprintln!(
+        "{} cells compared ({total} {unit}), {refused} refused by the reference, {} different",
+        compared.len(),
+        bad.len()
+    );
+    let skipping: Vec<&Outcome> = compared.iter().filter(|c| c.skipped > 0).collect();
+    for c in &skipping {
+        eprintln!(
+            "note: {}: the reference refused {} draws ({})",
+            c.name, c.skipped, c.skip_reason
+        );
+    }
+    assert!(
+        filter.is_empty() || !compared.is_empty() || refused > 0,
+        "no cell matches {filter_var}={filter}"
+    );
+    assert!(
+        bad.is_empty(),
+        "cells that differ from the reference: {}",
+        bad.iter()
+            .map(|c| format!("{} ({} of {})", c.name, c.different, c.results))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(
+        skipping.is_empty(),
+        "the generator drew inputs the reference refuses in compared cells"
+    );
 }

@@ -21,7 +21,7 @@
 //   cell header: 0xC0DE0C11, string UNIT, string CONVERSION, string MODE, status
 //     status 1 (refused): string REASON, and the cell ends there;
 //     status 0 (compared): kind (0 unpack to Src, 1 unpack to Dst, 2 pack), unpacker (0/1),
-//       then records; then 0xC0DE00FF, skipped count, string (first reason for a skipped draw).
+//       datums per record, then records; then 0xC0DE00FF, skipped count, string (first reason for a skipped draw).
 //   record: 0xC0DE0001, thread,
 //     n, n x (addr32, value): banked configuration words (state 0);
 //     n, n x (addr32, value): thread configuration words of `thread`;
@@ -207,16 +207,23 @@ static uint8_t shared_exp(Rng &r) {
   return r.below(3) == 0 ? uint8_t(r.u32()) : k[r.below(std::size(k))];
 }
 
-// An unpack of `count` datums of `in` as `out` by unpacker `u` (to Dst: `to_dst`).
+// An unpack of `count` datums of `in` as `out` by unpacker `u` (to Dst: `to_dst`). With
+// `faces`: a tile of `faces` faces of `face_rows` rows of 16 (the tile descriptor's x dimension
+// one face, its z dimension the faces), one UNPACR a face, stepping channel 0's Z (the next
+// face in L1) and channel 1's Z (the next 16 Src rows), as tt-llk unpacks partial faces.
 struct UnpackSpec {
   uint32_t u, in, out;
   bool to_dst = false, e4m3 = false, is_unsigned = false, force_exp = false, tilize = false, transpose = false;
+  uint32_t face_rows = 0, faces = 0;
+  uint32_t datums() const { return faces ? face_rows * 16 * faces : 512; }
 };
 
 static const uint32_t kUnpackCount = 512;
 
 static void draw_unpack(Rng &r, Record &rec, const UnpackSpec &s) {
-  const uint32_t count = kUnpackCount;
+  const uint32_t total = s.datums();                         // datums of the record
+  const uint32_t count = s.faces ? s.face_rows * 16 : total;  // datums of one UNPACR
+  const uint32_t instrs = s.faces ? s.faces : 1;
   rec.thread = 0;
   rec.unit = s.u;
   reset_scratch();
@@ -228,7 +235,7 @@ static void draw_unpack(Rng &r, Record &rec, const UnpackSpec &s) {
   uint32_t base = (base16 + 1) << 4;
   // The tile: `count` datums in one row of the tile descriptor (y, z dimensions 1).
   uint32_t desc0 = s.in | (1u << 4) | (count << 16);
-  uint32_t desc1 = 1 | (1u << 16);
+  uint32_t desc1 = 1 | (instrs << 16);
   if (s.u == 0) {
     c.cfg64 = desc0;
     c.cfg65 = desc1;
@@ -252,20 +259,29 @@ static void draw_unpack(Rng &r, Record &rec, const UnpackSpec &s) {
     c.THCON_SEC1_REG3_Base_address = base16;
     c.THCON_SEC1_REG1_Unp_LF8_4b_exp = s.e4m3;
     c.ALU_FORMAT_SPEC_REG0_SrcBUnsigned = s.is_unsigned;
-    c.UNP1_FORCED_SHARED_EXP_shared_exp = s.force_exp ? shared_exp(r) : 0;
+    // The reference does not take a write of UNP1_FORCED_SHARED_EXP (word 62): 0 there.
+    c.UNP1_FORCED_SHARED_EXP_shared_exp = 0;
   }
   // Where the datums go: SrcA / Dst through the context's Dest address (the first four rows
   // skipped), SrcB through channel 1's Y with a one-row stride.
   uint32_t start_row;
   if (s.to_dst) {
     start_row = 16 * r.below(14);  // Dst rows 0..255 (32-bit rows stay in 0..511)
+  } else if (s.faces) {
+    // Faces 16 Src rows apart: SrcA from any whole burst (rows wrap at 64), SrcB below 64.
+    start_row = 8 * (s.u == 0 ? r.below(8) : r.below((64 - 16 * (s.faces - 1) - s.face_rows) / 8 + 1));
   } else {
     start_row = 8 * r.below(5);  // a whole SrcA burst; rows wrap at 64 (SrcB: stay below 64)
   }
   if (s.u == 0) {
     c.THCON_SEC0_REG5_Dest_cntx0_address = 64 + 16 * start_row;
+    if (s.faces) {
+      c.UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr = 1;
+      c.UNP0_ADDR_CTRL_ZW_REG_1_Zstride = 256 * out_align;
+    }
   } else {
     c.UNP1_ADDR_CTRL_XY_REG_1_Ystride = 16 * out_align;
+    if (s.faces) c.UNP1_ADDR_CTRL_ZW_REG_1_Zstride = 256 * out_align;
     rec.adc[5] = start_row;
   }
   uint32_t row_width = bits <= 8 ? 16 : 32;
@@ -281,14 +297,14 @@ static void draw_unpack(Rng &r, Record &rec, const UnpackSpec &s) {
   rec.thr.push_back({5, s.to_dst ? 0u : 4u});  // SRCA_SET_SetOvrdWithAddr (the reference asks for it)
   rec.adc[4] = count - 1;
   // L1: the exponent section (BFP, unless forced), then the datums row by row.
-  uint32_t exp_bytes = (is_bfp(s.in) && !s.force_exp) ? ((count + 15) / 16 + 15) / 16 * 16 : 0;
-  uint32_t rows = (count + row_width - 1) / row_width;
+  uint32_t exp_bytes = (is_bfp(s.in) && !s.force_exp) ? ((total + 15) / 16 + 15) / 16 * 16 : 0;
+  uint32_t rows = (total + row_width - 1) / row_width;
   uint32_t len = exp_bytes + rows * stride + 64;
   rec.l1_addr = base;
   rec.l1.assign(len, 0);
   for (auto &b : rec.l1) b = uint8_t(r.u32());
   for (uint32_t i = 0; i < exp_bytes; i++) rec.l1[i] = shared_exp(r);
-  for (uint32_t i = 0; i < count; i++) {
+  for (uint32_t i = 0; i < total; i++) {
     uint32_t v = l1_datum(r, s.in);
     uint32_t bit = (exp_bytes + (i / row_width) * stride) * 8 + (i % row_width) * bits;
     for (uint32_t k = 0; k < bits; k++) {
@@ -303,14 +319,22 @@ static void draw_unpack(Rng &r, Record &rec, const UnpackSpec &s) {
     rec.dst.resize(512 * 16);
     for (auto &d : rec.dst) d = uint16_t(r.u32());
   }
-  rec.words.push_back((0x42u << 24) | (s.u << 23) | (1u << 7) | 1u);  // OvrdThreadId, Last
+  for (uint32_t k = 0; k < instrs; k++) {
+    // OvrdThreadId, Last; a face at a time: AddrMode channel 0 Z + 1, channel 1 Z + 1.
+    uint32_t step = s.faces ? (1u << 15) | (1u << 19) : 0;
+    rec.words.push_back((0x42u << 24) | (s.u << 23) | step | (1u << 7) | 1u);
+  }
 }
 
 // A pack: `reads` PACRs of 64 datums (four read interfaces of 16) from Dst, the last with Last.
+// `edge`: random edge masks of the values the reference takes (0, 1, 0xFFFF) for SEC0 and
+// SEC1, TILE_ROW_SET_MAPPING rows naming either, either row set selected, and a random
+// pack_reads_per_xy_plane (where the tile row counter wraps).
 struct PackSpec {
   uint32_t in, out;
   bool read32 = false, round10 = false, e4m3 = false, is_unsigned = false, l1_acc = false, read_raw = false;
   uint32_t relu = 0;
+  bool edge = false;
 };
 
 static const uint32_t kPackReads = 16;
@@ -349,6 +373,20 @@ static void draw_pack(Rng &r, Record &rec, const PackSpec &s) {
   c.PCK_DEST_RD_CTRL_Read_int8 = s.read_raw;
   c.PACK_COUNTERS_SEC0_pack_reads_per_xy_plane = 16;
   c.PCK_EDGE_OFFSET_SEC0_mask = 0xFFFF;
+  if (s.edge) {
+    static const uint32_t kMasks[] = {0, 1, 0xFFFF};
+    c.PCK_EDGE_OFFSET_SEC0_mask = kMasks[r.below(3)];
+    c.PCK_EDGE_OFFSET_SEC1_mask = kMasks[r.below(3)];
+    // Packer 0's row set in bits 1..0; the other packers' bits (Wormhole's) random.
+    c.PCK_EDGE_TILE_ROW_SET_SELECT_select = r.below(2) | (r.u32() & 0xFC);
+    c.PACK_COUNTERS_SEC0_pack_reads_per_xy_plane = 1 + r.below(16);
+#define ROW_SET(k)                                              \
+  c.TILE_ROW_SET_MAPPING_0_row_set_mapping_##k = r.below(2); \
+  c.TILE_ROW_SET_MAPPING_1_row_set_mapping_##k = r.below(2);
+    ROW_SET(0) ROW_SET(1) ROW_SET(2) ROW_SET(3) ROW_SET(4) ROW_SET(5) ROW_SET(6) ROW_SET(7)
+    ROW_SET(8) ROW_SET(9) ROW_SET(10) ROW_SET(11) ROW_SET(12) ROW_SET(13) ROW_SET(14) ROW_SET(15)
+#undef ROW_SET
+  }
   c.PCK0_ADDR_CTRL_XY_REG_0_Ystride = 16 * in_align;
   uint32_t threshold = s.relu ? relu_threshold(r, s) : 0;
   c.STACC_RELU_ApplyRelu = s.relu;
@@ -465,9 +503,20 @@ static std::vector<Cell> cells() {
           s.transpose = true;
           modes.push_back({"to Src transpose", s});
         }
+        if (!to_dst && in == out && (in == 1 || in == 5 || in == 6)) {
+          // Partial faces (rows x 16 datums) and face counts tt-llk unpacks: FP16, BF16, BFP8.
+          static const uint32_t kFaces[][2] = {{16, 4}, {8, 2}, {4, 4}, {2, 1}, {1, 4}};
+          for (auto [rows, faces] : kFaces) {
+            UnpackSpec s = base;
+            s.face_rows = rows;
+            s.faces = faces;
+            modes.push_back({"to Src " + std::to_string(faces) + (faces == 1 ? " face of " : " faces of ") +
+                             std::to_string(rows) + " rows", s});
+          }
+        }
         for (auto &[mode, s] : modes) {
           UnpackSpec spec = s;
-          v.push_back(Cell{u ? "UNPACR1" : "UNPACR0", conv(in, out), mode, to_dst ? 1 : 0, u, kUnpackCount,
+          v.push_back(Cell{u ? "UNPACR1" : "UNPACR0", conv(in, out), mode, to_dst ? 1 : 0, u, spec.datums(),
                            [spec](Rng &r, Record &rec) { draw_unpack(r, rec, spec); }});
         }
       }
@@ -520,6 +569,17 @@ static std::vector<Cell> cells() {
       PackSpec q = s;
       q.l1_acc = true;
       add_pack(q, std::string(s.round10 ? "Round_10b_mant " : "") + "L1 accumulate");
+      q.edge = true;
+      add_pack(q, std::string(s.round10 ? "Round_10b_mant " : "") + "L1 accumulate edge masks");
+    }
+    {
+      PackSpec q = s;
+      q.edge = true;
+      add_pack(q, std::string(s.e4m3 ? "E4M3 " : "") + (s.round10 ? "Round_10b_mant " : "") + "edge masks");
+      if (s.in != 8 && s.in != 9 && s.in != 14) {  // ReLU 3 on a float intermediate
+        q.relu = 3;
+        add_pack(q, std::string(s.e4m3 ? "E4M3 " : "") + (s.round10 ? "Round_10b_mant " : "") + "ReLU 3 edge masks");
+      }
     }
   }
   return v;
@@ -566,6 +626,7 @@ int main(int argc, char **argv) {
         w32(0);
         w32(uint32_t(cell.kind));
         w32(cell.unpacker);
+        w32(cell.datums_per_record);
         header = true;
       }
       write_record(rec, cell.kind);

@@ -1,8 +1,9 @@
 //! The unpackers' and the packer's format conversions against Tenstorrent's reference
 //! simulator, cell by cell: UNPACR from every L1 format to SrcA / SrcB / `Dst` (with FP8 E4M3,
-//! unsigned INT8, forced shared exponents and tilize), and PACR from 16- and 32-bit `Dst` through
-//! every intermediate to every L1 format (with `Round_10b_mant`, ReLU 1..3, `Read_unsigned`
-//! and L1 accumulation), on random L1 / `Dst` contents over the whole encoding space. The
+//! unsigned INT8, forced shared exponents, tilize, transpose and partial faces), and PACR from
+//! 16- and 32-bit `Dst` through every intermediate to every L1 format (with `Round_10b_mant`,
+//! ReLU 1..3, `Read_unsigned`, L1 accumulation and edge masks), on random L1 / `Dst` contents
+//! over the whole encoding space. The
 //! reference's own Tensix model executes each record through `scripts/reference-tensix.sh`'s
 //! generator; this test gives bhemu's state the same configuration words, address counters,
 //! L1 window and `Dst` rows, executes the same UNPACR / PACR words through bhemu's units and
@@ -178,6 +179,7 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
         }
         let kind = w.next();
         let unpacker = w.next() as usize;
+        let per_record = u64::from(w.next());
         let adc_unit = if kind == 2 { 2 } else { unpacker };
         let mut cell = CellResult {
             name,
@@ -202,7 +204,7 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
                 0 => {
                     let want = rec.src_after.as_ref().unwrap();
                     let src = if unpacker == 1 { &st.src_b } else { &st.src_a };
-                    cell.datums += 512;
+                    cell.datums += per_record;
                     for row in 0..64 {
                         for col in 0..16 {
                             let x = want[row * 16 + col];
@@ -217,7 +219,7 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
                     }
                 }
                 _ => {
-                    cell.datums += if kind == 1 { 512 } else { 1024 };
+                    cell.datums += per_record;
                     let a = rec.l1_addr as usize;
                     let got = &l1.bytes[a..a + rec.l1_after.len()];
                     for (i, (g, x)) in got.iter().zip(&rec.l1_after).enumerate() {

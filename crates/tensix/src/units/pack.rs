@@ -28,7 +28,7 @@ use crate::state::cfg_fields as f;
 use crate::state::DestAccessCfg;
 use crate::state::{CfgField, Coord};
 
-use super::pack_stages::{early, relu, EarlyCfg, Mid};
+use super::pack_stages::{early, masked_zero, relu, EarlyCfg, Mid};
 use super::{Ctx, UnitResult};
 
 /// Per-packer output state that persists between PACRs (OutputAddressGenerator.md
@@ -129,8 +129,6 @@ fn late(ctx: &mut Ctx, c: LateCfg, mid: Mid) -> UnitResult {
         (Fp8, Mid::F16(h)) if c.e4m3 => store(ctx, c, late_fp16_to_fp8_e4m3(h) as u32, 8)?,
         (Fp8, Mid::F16(h)) => store(ctx, c, late_fp16_to_fp8_e5m2(h) as u32, 8)?,
         (Int8, Mid::B8(b)) => store(ctx, c, b as u32, 8)?,
-        // A datum the edge mask dropped: zero bits.
-        (Fp8 | Int8, Mid::B32(0) | Mid::B16(0)) => store(ctx, c, 0, 8)?,
         (Bfp8 | Bfp4 | Bfp2 | Bfp8a | Bfp4a | Bfp2a, m) => {
             let a_block = bfp.is_some_and(|(_, a)| a);
             let h = match m {
@@ -456,9 +454,8 @@ fn pack_datum(
     let idx = idx & 0x3fff;
     let (row, col) = (idx >> 4, (idx & 15) as usize);
     if !edges.keeps(&mut ctx.state.packers[0].edge_pos, i as u32) {
-        // A masked datum is written as zero bits, with no conversion.
-        let zero = if ec.read32 { Mid::B32(0) } else { Mid::B16(0) };
-        late(ctx, lc, zero)?;
+        // A masked datum is written as zero bits of the intermediate's width, unconverted.
+        late(ctx, lc, masked_zero(ec))?;
         return Ok(true);
     }
     let raw = if zero_write {

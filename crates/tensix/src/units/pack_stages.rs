@@ -103,6 +103,22 @@ pub(super) fn early(c: EarlyCfg, raw: u32) -> Result<Mid, String> {
     })
 }
 
+/// What a datum the edge masks drop enters the late conversion as: zero bits, unconverted, of
+/// the intermediate format's width (the width [`early`] gives that intermediate), not of the
+/// `Dst` read's: an INT16 intermediate read from 32-bit `Dst` is a 16-bit zero, an FP16 one an
+/// FP16 zero. Established with the reference simulator (docs/datapath-reference.md, "Rules
+/// fixed").
+#[inline(always)] // per masked datum
+pub(super) fn masked_zero(c: EarlyCfg) -> Mid {
+    use DataFormat::*;
+    match c.inter {
+        Fp32 | Tf32 | Int32 => Mid::B32(0),
+        Fp16 | Bfp8a => Mid::F16(0),
+        Int8 => Mid::B8(0),
+        _ => Mid::B16(0),
+    }
+}
+
 /// ReLU (`STACC_RELU_ApplyRelu`): 1 zeroes negative values; 2 also zeroes values not above the
 /// threshold; 3 zeroes negative values and clamps values above the threshold to it. The
 /// threshold (`STACC_RELU_ReluThreshold`) is a 16-bit value in the intermediate format's own

@@ -25,3 +25,74 @@ fn packer_edge_mask_zeroes_columns_by_tile_row() {
     assert!(edges.keeps(&mut pos, 0));
     assert!(!edges.keeps(&mut pos, 1));
 }
+
+#[test]
+fn packer_edge_mask_writes_zero_of_the_intermediate_width() {
+    use crate::src_banks::SrcBanks;
+    use crate::state::TensixState;
+    use crate::units::FlatL1;
+    use crate::Mode;
+    // INT16 read from 32-bit Dst: an INT16 intermediate (the stored datum's upper half), 16
+    // bits a datum in L1. Edge mask SEC0 = 0x0001 for every row: column 0 of each row kept,
+    // the other 15 written as 16-bit zeros, so 64 datums take 128 bytes.
+    let mut st = TensixState::new();
+    let t = 2;
+    for (fl, v) in [
+        (f::ALU_FORMAT_SPEC_REG2_Dstacc, 9),
+        (f::THCON_SEC0_REG1_In_data_format, 9),
+        (f::THCON_SEC0_REG1_Out_data_format, 9),
+        (f::THCON_SEC0_REG1_Disable_zero_compress, 1),
+        (f::THCON_SEC0_REG1_L1_Dest_addr, 0x100),
+        (f::PCK_DEST_RD_CTRL_Read_32b_data, 1),
+        (f::PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16),
+        (f::PCK_EDGE_OFFSET_SEC0_mask, 0x0001),
+    ] {
+        st.cfg.set(t, fl, v);
+    }
+    st.adcs[t].packers[1].set_both(Coord::X, 15);
+    let dcfg = st.dest_access_cfg(t);
+    for row in 0..4u32 {
+        for col in 0..16usize {
+            let v = 0xa000_0000 | (row << 20) | ((col as u32) << 16) | 0x5555;
+            st.dst.write32(row, col, v, dcfg);
+        }
+    }
+    let mut l1 = FlatL1::blackhole();
+    l1.bytes[0x1010..0x1010 + 160].fill(0xee);
+    let banks = SrcBanks::default();
+    let mut warnings = Vec::new();
+    let mut ctx = Ctx {
+        state: &mut st,
+        banks: &banks,
+        mem: &mut l1,
+        thread: t,
+        cycle: 0,
+        word: 0,
+        mode: Mode::Strict,
+        warnings: &mut warnings,
+    };
+    let insn = Pacr {
+        cfg_context: 0,
+        row_pad_zero: 0,
+        dst_access_mode: 0,
+        addr_mode: 0,
+        addr_cnt_context: 0,
+        zero_write: 0,
+        read_intf_sel: 0,
+        ovrd_thread_id: 0,
+        concat: 0,
+        ctxt_ctrl: 0,
+        flush: 0,
+        last: 1,
+    };
+    pacr(&mut ctx, insn).expect("a modelled PACR");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let mut want = [0u8; 128];
+    for row in 0..4 {
+        let h = 0xa000u16 | (row << 4) as u16;
+        want[row * 32..row * 32 + 2].copy_from_slice(&h.to_le_bytes());
+    }
+    assert_eq!(&l1.bytes[0x1010..0x1010 + 128], &want[..]);
+    // Nothing past the tile (128 bytes end on a 16-byte boundary: no padding).
+    assert_eq!(l1.bytes[0x1010 + 128], 0xee);
+}

@@ -330,11 +330,22 @@ static void draw_unpack(Rng &r, Record &rec, const UnpackSpec &s) {
 // `edge`: random edge masks of the values the reference takes (0, 1, 0xFFFF) for SEC0 and
 // SEC1, TILE_ROW_SET_MAPPING rows naming either, either row set selected, and a random
 // pack_reads_per_xy_plane (where the tile row counter wraps).
+//
+// Untilize (`groups` > 0), as tt-llk's pack_untilize addresses L1: the PACRs in `groups` runs,
+// `Last` on the final PACR of each; that one's AddrMode 1 also steps channel 1's Y, so the next
+// run starts at L1_Dest_addr + 1 + (channel 1 Y x PCK0_ADDR_CTRL_XY_REG_1_Ystride) >> 4 (16-byte
+// units); a random Ystride at least one run's bytes apart, a random first Y. `intf`:
+// ReadIntfSel (0 all four interfaces, 5 / 10 the even / odd rows); `strided`: DstAccessMode 1
+// (interfaces a face apart, with DEST_ACCESS_CFG swizzle_32b and remap_addrs set, which the
+// reference requires), one Dst row a PACR.
 struct PackSpec {
   uint32_t in, out;
   bool read32 = false, round10 = false, e4m3 = false, is_unsigned = false, l1_acc = false, read_raw = false;
   uint32_t relu = 0;
   bool edge = false;
+  uint32_t groups = 0, intf = 0;
+  bool strided = false;
+  uint32_t per_read() const { return 16 * uint32_t(__builtin_popcount(intf ? intf : 15)); }
 };
 
 static const uint32_t kPackReads = 16;
@@ -356,9 +367,10 @@ static void draw_pack(Rng &r, Record &rec, const PackSpec &s) {
   TensixConfigState &c = g_scratch->config[0];
   uint32_t in_align = (fmt_bits(s.in) + 7) / 8;
   uint32_t out_bits = fmt_bits(s.out);
-  uint32_t datums = kPackReads * 64;
+  uint32_t datums = kPackReads * s.per_read();
+  uint32_t runs = s.groups ? s.groups : 1, run_datums = datums / runs;
   uint32_t dest16 = 0x1000 + r.below(0x1000);
-  uint32_t exp_section = is_bfp(s.out) || out_bits <= 8 ? (datums / 16 + 15) / 16 + r.below(2) : 0;
+  uint32_t exp_section = is_bfp(s.out) || out_bits <= 8 ? (run_datums / 16 + 15) / 16 + r.below(2) : 0;
   c.ALU_FORMAT_SPEC_REG2_Dstacc = s.in;
   c.THCON_SEC0_REG1_In_data_format = s.in;
   c.THCON_SEC0_REG1_Out_data_format = s.out;
@@ -391,11 +403,22 @@ static void draw_pack(Rng &r, Record &rec, const PackSpec &s) {
   uint32_t threshold = s.relu ? relu_threshold(r, s) : 0;
   c.STACC_RELU_ApplyRelu = s.relu;
   c.STACC_RELU_ReluThreshold = threshold;
+  // Untilize: one run's bytes (exponents, data) rounded to 16, the L1 stride of channel 1's Y.
+  uint32_t run_bytes = (exp_section * 16 + run_datums * out_bits / 8 + 15) & ~15u;
+  uint32_t ystride1 = s.groups ? run_bytes + (r.coin() ? 0 : r.below(48)) : 0;
+  uint32_t y1 = s.groups ? r.below(4) : 0;
+  c.PCK0_ADDR_CTRL_XY_REG_1_Ystride = ystride1;
   take_config(g_scratch, rec.cfg);
-  rec.thr.push_back({37, 4});  // ADDR_MOD_PACK_SEC0_YsrcIncr = 4: the next four rows
+  if (s.strided) rec.cfg.push_back({220, 3});  // DEST_ACCESS_CFG swizzle_32b | remap_addrs (global)
+  // ADDR_MOD_PACK_SEC0 YsrcIncr: the next four rows (one in strided mode); SEC1 (the run's
+  // last PACR) also YdstIncr = 1.
+  uint32_t yinc = s.strided ? 1 : 4;
+  rec.thr.push_back({37, yinc});
+  if (s.groups) rec.thr.push_back({38, yinc | (1u << 6)});
   uint32_t start_row = 4 * r.below(16);
   rec.adc[1] = start_row;
   rec.adc[4] = 15;
+  rec.adc[5] = y1;
   // Dst rows 0..255: every datum from the encoding space of the Dst format the packer reads,
   // some near the ReLU threshold.
   rec.dst_rows = 256;
@@ -438,7 +461,8 @@ static void draw_pack(Rng &r, Record &rec, const PackSpec &s) {
   }
   // L1: what the packer overwrites (or adds to) and its padding.
   uint32_t base = (dest16 + 1) << 4;
-  uint32_t len = exp_section * 16 + datums * out_bits / 8 + 64;
+  uint32_t len = s.groups ? (((y1 + runs - 1) * ystride1) >> 4) * 16 + run_bytes + 64
+                          : exp_section * 16 + datums * out_bits / 8 + 64;
   rec.l1_addr = base;
   rec.l1.assign(len, 0);
   for (auto &b : rec.l1) b = uint8_t(r.u32());
@@ -453,8 +477,11 @@ static void draw_pack(Rng &r, Record &rec, const PackSpec &s) {
       }
     }
   }
+  uint32_t per_run = kPackReads / runs;
   for (uint32_t k = 0; k < kPackReads; k++) {
-    rec.words.push_back((0x41u << 24) | (k + 1 == kPackReads ? 1u : 0u));  // all interfaces, AddrMode 0
+    bool last = (k + 1) % per_run == 0;  // AddrMode 1 on an untilize run's last PACR
+    rec.words.push_back((0x41u << 24) | (uint32_t(s.strided) << 17) | (last && s.groups ? 1u << 15 : 0u) |
+                        (s.intf << 8) | (last ? 1u : 0u));
   }
 }
 
@@ -527,7 +554,7 @@ static std::vector<Cell> cells() {
   auto add_pack = [&](const PackSpec &s, const std::string &mode) {
     PackSpec spec = s;
     v.push_back(Cell{"PACR", conv(s.in, s.out), std::string(s.read32 ? "Dst32" : "Dst16") + (mode.empty() ? "" : " " + mode),
-                     2, 0, kPackReads * 64, [spec](Rng &r, Record &rec) { draw_pack(r, rec, spec); }});
+                     2, 0, kPackReads * s.per_read(), [spec](Rng &r, Record &rec) { draw_pack(r, rec, spec); }});
   };
   for (int read32 = 0; read32 < 2; read32++) {
     for (uint32_t in : kFormats) {
@@ -580,6 +607,19 @@ static std::vector<Cell> cells() {
         q.relu = 3;
         add_pack(q, std::string(s.e4m3 ? "E4M3 " : "") + (s.round10 ? "Round_10b_mant " : "") + "ReLU 3 edge masks");
       }
+    }
+  }
+  // Untilize: BF16, FP16 and BFP8 from Dst16 and Dst32, FP32 from Dst32; all four read
+  // interfaces, the even or odd rows, strided (tt-llk's fast untilize reads interfaces 0 and 1).
+  for (uint32_t m : {0x11u, 0x55u, 0x66u, 0x100u, 0x155u, 0x166u}) {
+    PackSpec s{(m >> 4) & 15, m & 15, bool(m >> 8)};
+    s.groups = 4;
+    static const std::pair<uint32_t, bool> kReads[] = {{0, false}, {5, false}, {10, false}, {0, true}, {3, true}};
+    for (auto [intf, strided] : kReads) {
+      PackSpec q = s;
+      q.intf = intf;
+      q.strided = strided;
+      add_pack(q, std::string("untilize") + (strided ? " strided" : "") + (intf ? " ReadIntfSel " + std::to_string(intf) : ""));
     }
   }
   return v;

@@ -2,7 +2,8 @@
 //! simulator, cell by cell: UNPACR from every L1 format to SrcA / SrcB / `Dst` (with FP8 E4M3,
 //! unsigned INT8, forced shared exponents, tilize, transpose and partial faces), and PACR from
 //! 16- and 32-bit `Dst` through every intermediate to every L1 format (with `Round_10b_mant`,
-//! ReLU 1..3, `Read_unsigned`, L1 accumulation and edge masks), on random L1 / `Dst` contents
+//! ReLU 1..3, `Read_unsigned`, L1 accumulation, edge masks and untilize's L1 addressing and
+//! read interfaces), on random L1 / `Dst` contents
 //! over the whole encoding space. The
 //! reference's own Tensix model executes each record through `scripts/reference-tensix.sh`'s
 //! generator; this test gives bhemu's state the same configuration words, address counters,
@@ -89,6 +90,38 @@ impl Record {
     }
 }
 
+/// Where bhemu keeps each of the record's `Dst` rows: the reference models no
+/// `DEST_ACCESS_CFG` remap / swizzle and keeps `Dst` in logical rows (its strided PACR reads
+/// logical rows 16 apart), bhemu keeps the hardware's `DstBits` rows through `Adj16` / `Adj32`.
+/// With `remap_addrs` or `swizzle_32b` set, the reference's row `p` is bhemu's `Adj16(p)` (a
+/// 16-bit `Dst` pack) or, for the two halves of `Dst32b[r]`, `Adj32(r)` and 8 rows on (a 32-bit
+/// one); loaded there and compared from there. Otherwise the rows are the same.
+fn dst_row_map(rec: &Record) -> Vec<usize> {
+    use bhemu_tensix::state::{adj16, adj32, cfg_fields as f, DestAccessCfg, DST_ROWS};
+    let field = |fl: bhemu_tensix::state::CfgField| {
+        rec.cfg
+            .iter()
+            .any(|&(a, v)| a as usize == fl.addr32 && v & fl.mask != 0)
+    };
+    let cfg = DestAccessCfg {
+        remap_addrs: field(f::DEST_ACCESS_CFG_remap_addrs),
+        swizzle_32b: field(f::DEST_ACCESS_CFG_swizzle_32b),
+    };
+    let mut map: Vec<usize> = (0..DST_ROWS).collect();
+    if field(f::PCK_DEST_RD_CTRL_Read_32b_data) {
+        for r in 0..512 {
+            let (p, b) = (adj32(r, DestAccessCfg::default()), adj32(r, cfg));
+            map[p] = b;
+            map[p + 8] = b + 8;
+        }
+    } else {
+        for (p, m) in map.iter_mut().enumerate() {
+            *m = adj16(p as u32, cfg);
+        }
+    }
+    map
+}
+
 /// Runs the record's words through bhemu's units on a fresh state; the state after, or the
 /// error / warnings bhemu reported.
 fn run_bhemu(rec: &Record, unit: usize, l1: &mut FlatL1) -> (TensixState, Vec<String>) {
@@ -116,7 +149,10 @@ fn run_bhemu(rec: &Record, unit: usize, l1: &mut FlatL1) -> (TensixState, Vec<St
             c.set_both(coord, rec.adc[4 * ch + k]);
         }
     }
-    st.dst.bits_mut()[..rec.dst_before.len()].copy_from_slice(&rec.dst_before);
+    let map = dst_row_map(rec);
+    for (p, row) in rec.dst_before.iter().enumerate() {
+        st.dst.bits_mut()[map[p]] = *row;
+    }
     let a = rec.l1_addr as usize;
     l1.bytes[a..a + rec.l1_before.len()].copy_from_slice(&rec.l1_before);
     let banks = SrcBanks::default();
@@ -234,8 +270,9 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
                     }
                 }
             }
+            let map = dst_row_map(&rec);
             for (row, want) in rec.dst_after.iter().enumerate() {
-                for (col, (&g, &x)) in st.dst.bits()[row].iter().zip(want).enumerate() {
+                for (col, (&g, &x)) in st.dst.bits()[map[row]].iter().zip(want).enumerate() {
                     if g != x {
                         off += 1;
                         diffs.push(format!(

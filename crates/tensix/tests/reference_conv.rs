@@ -16,14 +16,14 @@
 //! `BHEMU_CONV_FILTER` (only cells whose "UNIT CONVERSION MODE" contains it),
 //! `BHEMU_CONV_GEN` (the generator's path), `BHEMU_CONV_TABLE=1` (print the tables of cells).
 mod reference_common;
-use reference_common::{conclude, env_or, generator, src_from_reference, start, Outcome, Words};
+use reference_common::{
+    conclude, env_or, generator, run_words, src_from_reference, start, Outcome, Words,
+};
 use std::io::Read;
 
 use bhemu_tensix::src_banks::SrcBanks;
 use bhemu_tensix::state::{Coord, TensixState};
-use bhemu_tensix::units::exec::Exec;
-use bhemu_tensix::units::Ctx;
-use bhemu_tensix::{FlatL1, Mode};
+use bhemu_tensix::FlatL1;
 
 /// The conversion generator's records, on top of the shared word stream.
 impl<R: Read> Words<R> {
@@ -156,36 +156,8 @@ fn run_bhemu(rec: &Record, unit: usize, l1: &mut FlatL1) -> (TensixState, Vec<St
     let a = rec.l1_addr as usize;
     l1.bytes[a..a + rec.l1_before.len()].copy_from_slice(&rec.l1_before);
     let banks = SrcBanks::default();
-    let mut warnings = Vec::new();
-    let mut problems = Vec::new();
-    for &word in &rec.words {
-        let insn = bhemu_isa::tensix::blackhole::Insn::decode(word);
-        let mut ctx = Ctx {
-            state: &mut st,
-            banks: &banks,
-            mem: l1,
-            thread: rec.thread,
-            cycle: 0,
-            word,
-            mode: Mode::Strict,
-            warnings: &mut warnings,
-        };
-        let mut ex = Exec { ctx: &mut ctx };
-        if let Err(e) = bhemu_isa::tensix::blackhole::visit(&insn, &mut ex) {
-            problems.push(format!("bhemu error: {e}"));
-            break;
-        }
-    }
-    problems.extend(warnings.iter().map(|w| format!("bhemu warning: {w}")));
+    let problems = run_words(&mut st, &banks, l1, rec.thread, &rec.words);
     (st, problems)
-}
-
-struct CellResult {
-    name: String,
-    datums: u64,
-    different: u64,
-    skipped: u32,
-    skip_reason: String,
 }
 
 #[test]
@@ -202,7 +174,7 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
     let (mut child, mut w) = start(&gen, &[seed, datums, filter.clone()]);
 
     let mut l1 = FlatL1::blackhole();
-    let mut compared: Vec<CellResult> = Vec::new();
+    let mut compared: Vec<Outcome> = Vec::new();
     let mut refused: Vec<(String, String)> = Vec::new();
     let mut reports = 0;
     while let Some(magic) = w.try_next() {
@@ -217,9 +189,9 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
         let unpacker = w.next() as usize;
         let per_record = u64::from(w.next());
         let adc_unit = if kind == 2 { 2 } else { unpacker };
-        let mut cell = CellResult {
+        let mut cell = Outcome {
             name,
-            datums: 0,
+            results: 0,
             different: 0,
             skipped: 0,
             skip_reason: String::new(),
@@ -240,7 +212,7 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
                 0 => {
                     let want = rec.src_after.as_ref().unwrap();
                     let src = if unpacker == 1 { &st.src_b } else { &st.src_a };
-                    cell.datums += per_record;
+                    cell.results += per_record;
                     for row in 0..64 {
                         for col in 0..16 {
                             let x = want[row * 16 + col];
@@ -255,7 +227,7 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
                     }
                 }
                 _ => {
-                    cell.datums += per_record;
+                    cell.results += per_record;
                     let a = rec.l1_addr as usize;
                     let got = &l1.bytes[a..a + rec.l1_after.len()];
                     for (i, (g, x)) in got.iter().zip(&rec.l1_after).enumerate() {
@@ -319,7 +291,7 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
         println!("| cell | datums | different |");
         println!("|---|---|---|");
         for c in &compared {
-            println!("| {} | {} | {} |", c.name, c.datums, c.different);
+            println!("| {} | {} | {} |", c.name, c.results, c.different);
         }
         println!("\n| cell | reference's reason |");
         println!("|---|---|");
@@ -327,21 +299,11 @@ fn unpackers_and_packer_equal_the_reference_in_every_cell() {
             println!("| {n} | {r} |");
         }
     }
-    let outcomes: Vec<Outcome> = compared
-        .into_iter()
-        .map(|c| Outcome {
-            name: c.name,
-            results: c.datums,
-            different: c.different,
-            skipped: c.skipped,
-            skip_reason: c.skip_reason,
-        })
-        .collect();
     conclude(
         "datums",
         "BHEMU_CONV_FILTER",
         &filter,
-        &outcomes,
+        &compared,
         refused.len(),
     );
 }

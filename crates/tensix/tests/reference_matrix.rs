@@ -19,14 +19,14 @@
 //! cells whose "INSN FORMATS DST MODE" contains it), `BHEMU_MATRIX_GEN` (the generator's path),
 //! `BHEMU_MATRIX_TABLE=1` (print the tables of cells).
 mod reference_common;
-use reference_common::{conclude, env_or, generator, src_from_reference, start, Outcome, Words};
+use reference_common::{
+    conclude, env_or, generator, run_words, src_from_reference, start, Outcome, Words,
+};
 use std::io::Read;
 
 use bhemu_tensix::src_banks::{SrcBanks, SrcClient};
 use bhemu_tensix::state::{Rwc, TensixState, DST_ROWS};
-use bhemu_tensix::units::exec::Exec;
-use bhemu_tensix::units::Ctx;
-use bhemu_tensix::{FlatL1, Mode};
+use bhemu_tensix::FlatL1;
 
 /// One Dst row as the generator sends it: whether it is defined, and its 16 raw halves.
 #[derive(Clone, Copy)]
@@ -183,27 +183,7 @@ fn run_bhemu(rec: &Record, l1: &mut FlatL1) -> (TensixState, Vec<String>) {
         math_a: rec.bank_a,
         math_b: rec.bank_b,
     };
-    let mut warnings = Vec::new();
-    let mut problems = Vec::new();
-    for &word in &rec.words {
-        let insn = bhemu_isa::tensix::blackhole::Insn::decode(word);
-        let mut ctx = Ctx {
-            state: &mut st,
-            banks: &banks,
-            mem: l1,
-            thread: rec.thread,
-            cycle: 0,
-            word,
-            mode: Mode::Strict,
-            warnings: &mut warnings,
-        };
-        let mut ex = Exec { ctx: &mut ctx };
-        if let Err(e) = bhemu_isa::tensix::blackhole::visit(&insn, &mut ex) {
-            problems.push(format!("bhemu error: {e}"));
-            break;
-        }
-    }
-    problems.extend(warnings.iter().map(|w| format!("bhemu warning: {w}")));
+    let problems = run_words(&mut st, &banks, l1, rec.thread, &rec.words);
     (st, problems)
 }
 

@@ -130,3 +130,38 @@ pub fn conclude(unit: &str, filter_var: &str, filter: &str, compared: &[Outcome]
         "the generator drew inputs the reference refuses in compared cells"
     );
 }
+
+/// Runs Blackhole instruction `words` through bhemu's units (strict mode) on `st` and `l1`
+/// for `thread`, as the reference executes them one by one; returns bhemu's errors and
+/// warnings as text (empty when it ran them cleanly).
+pub fn run_words(
+    st: &mut bhemu_tensix::state::TensixState,
+    banks: &bhemu_tensix::src_banks::SrcBanks,
+    l1: &mut bhemu_tensix::FlatL1,
+    thread: usize,
+    words: &[u32],
+) -> Vec<String> {
+    use bhemu_isa::tensix::blackhole::{visit, Insn};
+    let mut warnings = Vec::new();
+    let mut problems = Vec::new();
+    for &word in words {
+        let insn = Insn::decode(word);
+        let mut ctx = bhemu_tensix::units::Ctx {
+            state: st,
+            banks,
+            mem: l1,
+            thread,
+            cycle: 0,
+            word,
+            mode: bhemu_tensix::Mode::Strict,
+            warnings: &mut warnings,
+        };
+        let mut ex = bhemu_tensix::units::exec::Exec { ctx: &mut ctx };
+        if let Err(e) = visit(&insn, &mut ex) {
+            problems.push(format!("bhemu error: {e}"));
+            break;
+        }
+    }
+    problems.extend(warnings.iter().map(|w| format!("bhemu warning: {w}")));
+    problems
+}

@@ -54,6 +54,25 @@ impl Schedule {
     }
 }
 
+/// The environment variable that picks how the cores' instructions are timed
+/// (docs/core-timing.md): `instruction` (one per cycle, the default) or `pipeline`.
+pub const CORE_TIMING_ENV: &str = "BHEMU_CORE_TIMING";
+
+/// [`CORE_TIMING_ENV`] when set (an unknown value is an error), else one instruction per cycle.
+pub fn core_timing_from_env() -> Result<bhemu_rv::CoreTiming, ChipError> {
+    match std::env::var(CORE_TIMING_ENV) {
+        Ok(v) if !v.trim().is_empty() => bhemu_rv::CoreTiming::parse(v.trim()).ok_or_else(|| {
+            ChipError::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "{CORE_TIMING_ENV}={v:?}: unknown core timing (expected `instruction` or `pipeline`)"
+                ),
+            )
+        }),
+        _ => Ok(bhemu_rv::CoreTiming::default()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,7 @@ use bhemu_chip::elf::ElfImage;
 use bhemu_chip::host::{SOFT_RESET_ADDR, SOFT_RESET_BRISC_RUN};
 use bhemu_chip::{Chip, ChipConfig, ChipDigest, Schedule, Timing};
 use bhemu_isa::riscv::{BranchOp, Insn, LoadOp};
+use bhemu_rv::CoreTiming;
 use common::*;
 
 /// Every core of a tile held in soft reset.
@@ -162,12 +163,29 @@ struct Counts {
 }
 
 fn run(schedule: Schedule, threads: usize, timing: Timing) -> (Vec<Phase>, Counts) {
+    run_timed(schedule, threads, timing, CoreTiming::OnePerCycle)
+}
+
+fn run_timed(
+    schedule: Schedule,
+    threads: usize,
+    timing: Timing,
+    core_timing: CoreTiming,
+) -> (Vec<Phase>, Counts) {
     let mut chip = Chip::new(&ChipConfig {
         timing,
         ..ChipConfig::default()
     })
     .expect("chip");
+    chip.set_core_timing(core_timing).expect("core timing");
     chip.set_schedule(schedule).expect("schedule");
+    if core_timing == CoreTiming::Pipeline {
+        assert_eq!(
+            chip.schedule(),
+            Schedule::Reference,
+            "the pipeline runs on the reference schedule"
+        );
+    }
     chip.set_threads(threads);
     // Spread every cycle with 16 tiles with work, however cheap (by default only cycles worth
     // SPREAD_MIN_NS of host time per thread are): the point is to exercise the threads.
@@ -334,4 +352,27 @@ fn em9_fast_schedule_matches_reference_digest_on_the_projects_own_kernels() {
 #[test]
 fn em25_quanta_under_hop_timing_match_reference_digest_on_the_projects_own_kernels() {
     compare(Timing::BLACKHOLE);
+}
+
+/// docs/core-timing.md CT-10: under the pipeline timing the same kernels compute the same
+/// results (checked inside the run: every tile's sums, products and ring stamps) in more
+/// cycles, on the reference schedule whatever schedule and thread count are asked for, and
+/// the same run twice is the same digest and cycle count.
+#[test]
+fn ct10_the_pipeline_timing_runs_on_the_reference_schedule_with_the_same_results() {
+    let (one, _) = run(Schedule::Reference, 1, Timing::Functional);
+    let (piped, counts) = run_timed(Schedule::Fast, 2, Timing::Functional, CoreTiming::Pipeline);
+    let (again, _) = run_timed(Schedule::Fast, 1, Timing::Functional, CoreTiming::Pipeline);
+    assert_eq!(
+        counts.parks,
+        (0, 0),
+        "nothing parks on the reference schedule"
+    );
+    for ((name, oc, _), ((_, pc, pd), (_, ac, ad))) in one.iter().zip(piped.iter().zip(&again)) {
+        eprintln!("{name}: {oc} cycles one per cycle, {pc} pipelined");
+        assert_eq!(pc, ac, "{name}: cycle count of two pipelined runs");
+        assert_eq!(pd.first_difference(ad), None, "{name}: two pipelined runs");
+    }
+    assert!(piped[0].1 > one[0].1, "the demo takes longer pipelined");
+    assert!(piped[1].1 > one[1].1, "the ring takes longer pipelined");
 }

@@ -57,6 +57,13 @@ pub trait Bus {
     fn write_custom_csr(&mut self, _csr: u16, _value: u32) -> Option<Access<()>> {
         None
     }
+    /// Which kind of memory `addr` is, for the load latencies of the pipeline timing
+    /// (docs/core-timing.md CT-2); asked only under [`crate::CoreTiming::Pipeline`]. A bus with
+    /// no memory map of its own answers local RAM, the shortest latency.
+    #[inline]
+    fn region(&self, _addr: u32) -> crate::timing::MemRegion {
+        crate::timing::MemRegion::LocalRam
+    }
     /// Asked right after each store, AMO or `.ttinsn` retires: `true` makes `Hart::run` return
     /// `RunExit::Stop` (e.g. the riscv-tests `tohost` convention). Only stores can raise the
     /// request, so checking there keeps the rest of the hot loop free of it. Answering `true`

@@ -10,9 +10,11 @@ mod exec;
 pub mod flat_ram;
 pub mod hart;
 mod op;
+pub mod timing;
 pub mod workload;
 
 pub use bus::{Access, Bus, BusFault, Width};
 pub use error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 pub use flat_ram::FlatRam;
 pub use hart::{Checkpoint, Hart, HartConfig, MisalignedAccess, Step, TraceHook, TraceRecord};
+pub use timing::{CoreTiming, MemRegion};

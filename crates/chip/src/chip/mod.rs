@@ -34,6 +34,7 @@ use crate::eth::Ethernet;
 use crate::schedule::Schedule;
 use crate::system::Member;
 use crate::tile::{Strictness, Tile};
+use bhemu_rv::CoreTiming;
 
 mod endpoints;
 mod ethernet;
@@ -90,6 +91,8 @@ pub struct Chip {
     cycle: u64,
     id: u32,
     schedule: Schedule,
+    /// How the cores' instructions are timed (docs/core-timing.md).
+    core_timing: CoreTiming,
     /// Fast schedule, per tile: the first cycle at which its cores need a visit (`u64::MAX`:
     /// none until something writes to it). Anything that may touch a tile lowers it to 0.
     due: Vec<u64>,
@@ -173,7 +176,16 @@ impl Chip {
             }
         }
         let n_tiles = tiles.len();
+        let core_timing = crate::schedule::core_timing_from_env()?;
+        for t in &mut tiles {
+            t.set_core_timing(core_timing);
+        }
+        let schedule = match core_timing {
+            CoreTiming::Pipeline => Schedule::Reference,
+            CoreTiming::OnePerCycle => Schedule::from_env()?,
+        };
         Ok(Chip {
+            core_timing,
             tiles,
             endpoints,
             noc: Noc::new(topo, cfg.timing),
@@ -182,7 +194,7 @@ impl Chip {
             eth: Ethernet::new(&cfg.member),
             cycle: 0,
             id: cfg.member.chip,
-            schedule: Schedule::from_env()?,
+            schedule,
             due: vec![0; n_tiles],
             cp_busy: vec![true; n_tiles],
             earliest: 0,
@@ -207,10 +219,36 @@ impl Chip {
         self.schedule
     }
 
-    /// Switches schedule between cycles; the chip's state carries over unchanged.
+    /// Switches schedule between cycles; the chip's state carries over unchanged. Under the
+    /// pipeline timing the reference schedule stays: the fast schedule's proofs assume one
+    /// instruction per cycle (docs/core-timing.md CT-10).
     pub fn set_schedule(&mut self, s: Schedule) -> Result<(), ChipError> {
         self.sync_parked()?;
-        self.schedule = s;
+        self.schedule = match self.core_timing {
+            CoreTiming::Pipeline => Schedule::Reference,
+            CoreTiming::OnePerCycle => s,
+        };
+        Ok(())
+    }
+
+    /// How the cores' instructions are timed (from `BHEMU_CORE_TIMING` at construction,
+    /// default one per cycle; docs/core-timing.md).
+    pub fn core_timing(&self) -> CoreTiming {
+        self.core_timing
+    }
+
+    /// Times every core's instructions by `t` from the next cycle on. The pipeline timing
+    /// runs on the reference schedule (CT-10); going back to one instruction per cycle keeps
+    /// the reference schedule until [`Chip::set_schedule`] asks for the fast one.
+    pub fn set_core_timing(&mut self, t: CoreTiming) -> Result<(), ChipError> {
+        self.sync_parked()?;
+        self.core_timing = t;
+        for tile in &mut self.tiles {
+            tile.set_core_timing(t);
+        }
+        if t == CoreTiming::Pipeline {
+            self.schedule = Schedule::Reference;
+        }
         Ok(())
     }
 

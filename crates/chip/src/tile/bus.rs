@@ -6,10 +6,12 @@
 //! details; in permissive mode it records a warning once per (core, address), reads 0 / drops
 //! the write, and continues (never silently).
 use bhemu_noc::TileNoc;
-use bhemu_rv::{Access, Bus, BusFault, Width};
+use bhemu_rv::{Access, Bus, BusFault, MemRegion, Width};
 use bhemu_tensix::{PushSource, Pushed};
 
-use super::memory_map::{decode, Core, PcBufPort, Target, INSTRN_BUF_BASE, L1_SIZE};
+use super::memory_map::{
+    decode, Core, PcBufPort, Target, INSTRN_BUF_BASE, L1_SIZE, LOCAL_RAM_BASE,
+};
 use super::misc_regs::extract;
 use super::pc_bufs::{ttsync_check, Override};
 use super::stall::Wait;
@@ -440,6 +442,11 @@ impl CoreBus<'_, '_> {
 }
 
 impl Bus for CoreBus<'_, '_> {
+    /// The latency class of `addr` in this core's view (docs/core-timing.md CT-2).
+    fn region(&self, addr: u32) -> MemRegion {
+        memory_region(self.core, addr)
+    }
+
     #[inline]
     fn fetch(&mut self, addr: u32) -> Access<u32> {
         // A pass that had to fetch (a decode-cache miss, e.g. after `fence.i`) does not prove
@@ -569,6 +576,62 @@ impl Bus for CoreBus<'_, '_> {
                 self.p.csrs[i][s] = value;
                 Access::Done(())
             }),
+        }
+    }
+}
+
+/// Which latency class of BabyRISCV/README.md's load table `addr` falls in for `core`
+/// (docs/core-timing.md CT-2). Addresses with no documented latency (Dst, the MOP expander's
+/// configuration, instruction pushes, unmapped ones) count as tile registers.
+pub(crate) fn memory_region(core: Core, addr: u32) -> MemRegion {
+    match decode(core, addr) {
+        Target::L1(_) => MemRegion::L1,
+        Target::LocalRam { .. } if addr < LOCAL_RAM_BASE + 0x2000 => MemRegion::LocalRam,
+        Target::LocalRam { .. } => MemRegion::SlowLocalRam,
+        Target::Mailbox { .. } | Target::PcBuf(_) => MemRegion::Fifo,
+        Target::Gpr(_) | Target::TensixCfg(_) | Target::Tdma(_) => MemRegion::TensixRegs,
+        _ => MemRegion::TileRegs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/core-timing.md CT-2: the load table of BabyRISCV/README.md, address by address.
+    #[test]
+    fn ct2_tile_addresses_fall_in_their_documented_latency_class() {
+        for (core, addr, want) in [
+            (Core::Trisc0, 0x0000_0000, MemRegion::L1),
+            (Core::Brisc, 0x0017_FFFC, MemRegion::L1),
+            (Core::Trisc0, 0xFFB0_0000, MemRegion::LocalRam),
+            (Core::Brisc, 0xFFB0_1FFC, MemRegion::LocalRam),
+            (Core::Brisc, 0xFFB1_8000, MemRegion::SlowLocalRam),
+            (Core::Trisc2, 0xFFB1_4000, MemRegion::SlowLocalRam),
+            (Core::Trisc0, 0xFFEC_0000, MemRegion::Fifo),
+            (Core::Brisc, 0xFFE8_0000, MemRegion::Fifo),
+            (Core::Trisc1, 0xFFE8_0004, MemRegion::Fifo),
+            (Core::Trisc1, 0xFFE8_0020, MemRegion::Fifo),
+            (Core::Trisc0, 0xFFE0_0000, MemRegion::TensixRegs),
+            (Core::Brisc, 0xFFEF_0000, MemRegion::TensixRegs),
+            (Core::Trisc2, 0xFFB1_1000, MemRegion::TensixRegs),
+            (Core::Trisc0, 0xFFB1_21F0, MemRegion::TileRegs),
+            (Core::Brisc, 0xFFB1_3000, MemRegion::TileRegs),
+            (Core::Ncrisc, 0xFFB2_0000, MemRegion::TileRegs),
+            (Core::Brisc, 0xFFB3_0000, MemRegion::TileRegs),
+            (Core::Brisc, 0xFFB4_0000, MemRegion::TileRegs),
+        ] {
+            assert_eq!(memory_region(core, addr), want, "{core} {addr:#010x}");
+            assert_eq!(
+                want.load_latency(),
+                match want {
+                    MemRegion::LocalRam => 2,
+                    MemRegion::Fifo => 3,
+                    MemRegion::TensixRegs => 4,
+                    MemRegion::TileRegs => 7,
+                    MemRegion::L1 | MemRegion::SlowLocalRam => 8,
+                }
+            );
         }
     }
 }

@@ -26,7 +26,7 @@ mod tensix_port;
 use std::collections::HashSet;
 
 use bhemu_noc::{Noc, NodeId, Request, TileNoc};
-use bhemu_rv::{Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
+use bhemu_rv::{CoreTiming, Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
 use bhemu_tensix::{Arch, Coprocessor, Mode};
 
 use crate::error::{ChipError, ErrorKind};
@@ -204,12 +204,15 @@ pub struct Tile {
     slept: u64,
     /// While the only awake core runs ahead: the first cycle it has not executed (else 0).
     due: u64,
+    /// How the cores' instructions are timed (docs/core-timing.md); kept across soft resets.
+    timing: CoreTiming,
 }
 
-fn new_hart(core: Core, pc: u32) -> Hart {
+fn new_hart(core: Core, pc: u32, timing: CoreTiming) -> Hart {
     Hart::new(HartConfig {
         hart_id: core.index() as u32,
         reset_pc: pc,
+        timing,
         ..HartConfig::default()
     })
 }
@@ -218,7 +221,7 @@ impl Tile {
     /// A tile at translated NoC coordinates `node`, all cores held in reset.
     pub fn new(node: NodeId, strictness: Strictness) -> Tile {
         let slot = |c: Core| CoreSlot {
-            hart: new_hart(c, 0),
+            hart: new_hart(c, 0, CoreTiming::default()),
             state: CoreState::Reset,
             releases: 0,
             det: park::Detector::default(),
@@ -272,6 +275,22 @@ impl Tile {
             sleeps: 0,
             slept: 0,
             due: 0,
+            timing: CoreTiming::default(),
+        }
+    }
+
+    /// How the cores' instructions are timed (docs/core-timing.md).
+    pub fn core_timing(&self) -> CoreTiming {
+        self.timing
+    }
+
+    /// Times every core's instructions by `t` from the next cycle on (a running core keeps its
+    /// state; a pipeline starts empty) and after every soft reset. The pipeline's stalls are
+    /// seen only by the reference schedule, which [`crate::Chip::set_core_timing`] selects.
+    pub fn set_core_timing(&mut self, t: CoreTiming) {
+        self.timing = t;
+        for slot in &mut self.cores {
+            slot.hart.set_timing(t);
         }
     }
 
@@ -538,7 +557,7 @@ impl Tile {
             } else if old & bit != 0 && new & bit == 0 {
                 let pc = self.p.debug.reset_pc(core);
                 let slot = &mut self.cores[i];
-                slot.hart = new_hart(core, pc);
+                slot.hart = new_hart(core, pc, self.timing);
                 slot.state = CoreState::Running;
                 slot.releases += 1;
                 slot.det.reset();

@@ -8,7 +8,9 @@ use crate::cache::DecodeCache;
 use crate::error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 use crate::exec::Core;
 use crate::op::{lower, Op, EMPTY};
+use crate::timing::{CoreTiming, Pipeline};
 
+mod pipelined;
 mod run_ahead;
 mod traced;
 pub use run_ahead::Checkpoint;
@@ -37,6 +39,8 @@ pub struct HartConfig {
     /// What `mhartid` reads: always 0 on the babies (CSRs.md), hence separate from `hart_id`.
     pub mhartid: u32,
     pub misaligned: MisalignedAccess,
+    /// One instruction per cycle (the default) or the documented pipeline (docs/core-timing.md).
+    pub timing: CoreTiming,
 }
 
 /// What one cycle did, small so that the hot loop keeps it in registers; the details of an
@@ -76,6 +80,8 @@ pub struct Hart {
     trace: Option<TraceHook>,
     /// Cycles that took the out-of-line path (CSR access, exception, pause, stall, stop).
     events: u64,
+    /// The scoreboard of [`CoreTiming::Pipeline`]; `None` for one instruction per cycle.
+    pipeline: Option<Box<Pipeline>>,
 }
 
 /// What one [`Hart::step_fast`] did: one byte, where [`StepOutcome`] carries a whole error.
@@ -94,7 +100,12 @@ pub enum Step {
 
 impl Hart {
     pub fn new(cfg: HartConfig) -> Hart {
+        let pipeline = match cfg.timing {
+            CoreTiming::Pipeline => Some(Box::default()),
+            CoreTiming::OnePerCycle => None,
+        };
         Hart {
+            pipeline,
             pc: cfg.reset_pc,
             core: Core {
                 cfg,
@@ -110,6 +121,18 @@ impl Hart {
 
     pub fn config(&self) -> &HartConfig {
         &self.core.cfg
+    }
+    /// How the hart's instructions are timed.
+    pub fn timing(&self) -> CoreTiming {
+        self.core.cfg.timing
+    }
+    /// Changes the timing between cycles; a new pipeline starts empty.
+    pub fn set_timing(&mut self, t: CoreTiming) {
+        self.core.cfg.timing = t;
+        self.pipeline = match t {
+            CoreTiming::Pipeline => Some(Box::default()),
+            CoreTiming::OnePerCycle => None,
+        };
     }
     pub fn pc(&self) -> u32 {
         self.pc
@@ -263,8 +286,8 @@ impl Hart {
     /// Runs until `max_insns` cycles have passed (= instructions when the bus never stalls),
     /// the hart pauses, the bus asks to stop, or an exception has no handler.
     pub fn run<B: Bus>(&mut self, bus: &mut B, max_insns: u64) -> RunExit {
-        if self.trace.is_some() {
-            return self.run_traced(bus, max_insns);
+        if self.trace.is_some() || self.pipeline.is_some() {
+            return self.run_cycle_by_cycle(bus, max_insns);
         }
         if let Some(h) = self.halted {
             return RunExit::Halted(h);
@@ -384,6 +407,15 @@ impl Hart {
                 Err(flow) => return self.finish_fetch(flow, pc),
             },
         };
+        if self.pipeline.is_some() {
+            return self.tick_pipelined(bus, op, pc);
+        }
+        self.execute(bus, op, pc)
+    }
+
+    /// Executes `op` at `pc` in this cycle and accounts it.
+    #[inline(always)]
+    fn execute<B: Bus>(&mut self, bus: &mut B, op: Op, pc: u32) -> Tick {
         let flow = self.core.exec(&mut self.cache, bus, op, pc);
         match flow {
             Flow::Next(next) => {

@@ -71,7 +71,8 @@ impl Hart {
     /// fast schedule does: docs/execution-model.md EM-17, EM-18). Runs nothing while tracing
     /// or paused.
     pub fn run_private(&mut self, max: u64) -> u64 {
-        if self.halted.is_some() || self.trace.is_some() {
+        // A pipelined hart's private ops may stall (docs/core-timing.md): it runs no ahead.
+        if self.halted.is_some() || self.trace.is_some() || self.pipeline.is_some() {
             return 0;
         }
         let mut pc = self.pc;

@@ -53,9 +53,16 @@ impl Hart {
         self.trace.is_some()
     }
 
-    pub(super) fn run_traced<B: Bus>(&mut self, bus: &mut B, max_insns: u64) -> RunExit {
-        for _ in 0..max_insns {
-            match self.traced_tick(bus) {
+    /// [`Hart::run`] one real cycle at a time: for a traced hart (every cycle reaches the hook)
+    /// and a pipelined one (docs/core-timing.md: a cycle may be a wait in EX1).
+    pub(super) fn run_cycle_by_cycle<B: Bus>(&mut self, bus: &mut B, max_cycles: u64) -> RunExit {
+        for _ in 0..max_cycles {
+            let tick = if self.trace.is_some() {
+                self.traced_tick(bus)
+            } else {
+                self.tick(bus)
+            };
+            match tick {
                 Tick::Retired | Tick::Stalled | Tick::Trapped(_) => {}
                 Tick::Halted => {
                     if let Some(h) = self.halted {

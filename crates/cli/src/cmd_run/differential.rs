@@ -104,7 +104,7 @@ fn node_ids(a: &crate::differential::job::Answer) -> Vec<Option<(u32, u32)>> {
 
 /// Checks that every tile of the program answers as the same physical tile on both.
 fn check_tiles(coords: &[(u8, u8)], bhemu: &Path, reference: &Path) -> Result<String, CliError> {
-    match run_both(&identity_job(coords), bhemu, reference).map_err(CliError::new)? {
+    match run_both(&identity_job(coords), bhemu, reference, &[]).map_err(CliError::new)? {
         Runs::Both { bhemu, reference } => {
             let (b, r) = (node_ids(&bhemu), node_ids(&reference));
             for (i, &(x, y)) in coords.iter().enumerate() {
@@ -169,7 +169,16 @@ pub(super) fn run(a: &RunArgs, reference: &Path) -> Result<ExitCode, CliError> {
     println!("bhemu:     {}", own.display());
     println!("reference: {}", reference.display());
     println!("{}", check_tiles(&pp.coords, &own, reference)?);
-    let (bhemu, refr) = match run_both(&job(&pp), &own, reference).map_err(CliError::new)? {
+    // `--threads` reaches bhemu's library through its environment (docs/libttsim-abi.md).
+    let threads: Vec<(&str, &str)> = a
+        .threads
+        .as_deref()
+        .map(|t| ("BHEMU_THREADS", t))
+        .into_iter()
+        .collect();
+    let (bhemu, refr) = match run_both(&job(&pp), &own, reference, &threads)
+        .map_err(CliError::new)?
+    {
         Runs::Both { bhemu, reference } => (bhemu, reference),
         Runs::ReferenceRefuses { message, bhemu } => {
             // The worker's own errors (a poll budget spent, a bad firmware path) are not the

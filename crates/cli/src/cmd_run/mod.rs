@@ -118,7 +118,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "TILES", requires = "gdb")]
     pub gdb_tiles: Option<String>,
     /// Host threads the fast schedule spreads heavy cycles over; results do not depend on it
-    /// (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores).
+    /// (a count or `cores`; default `BHEMU_THREADS`, else the machine's cores). With
+    /// `--reference`, bhemu's child process gets it as `BHEMU_THREADS`.
     #[arg(long, value_name = "N")]
     pub threads: Option<String>,
     /// Added to every `random` input's seed: the same program on other random inputs.

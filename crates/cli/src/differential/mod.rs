@@ -58,11 +58,17 @@ pub fn failure_line(stdout: &str, stderr: &str) -> String {
         .to_string()
 }
 
-/// Runs `program args...` with `job` on its stdin and reads its answer. `Err` only when the
-/// child could not be started at all.
-pub fn run_child(program: &Path, args: &[OsString], job: &str) -> Result<Side, String> {
+/// Runs `program args...` with `job` on its stdin, and `envs` added to its environment, and
+/// reads its answer. `Err` only when the child could not be started at all.
+pub fn run_child(
+    program: &Path,
+    args: &[OsString],
+    job: &str,
+    envs: &[(&str, &str)],
+) -> Result<Side, String> {
     let mut child = Command::new(program)
         .args(args)
+        .envs(envs.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -145,16 +151,22 @@ pub fn own_library() -> Result<PathBuf, String> {
     })
 }
 
-/// `job` on both libraries at once, each through `current_exe() sim-worker --lib L`.
-pub fn run_both(job: &Job, bhemu_lib: &Path, reference_lib: &Path) -> Result<Runs, String> {
+/// `job` on both libraries at once, each through `current_exe() sim-worker --lib L`; bhemu's
+/// child gets `bhemu_env` added to its environment (its host threads: `BHEMU_THREADS`).
+pub fn run_both(
+    job: &Job,
+    bhemu_lib: &Path,
+    reference_lib: &Path,
+    bhemu_env: &[(&str, &str)],
+) -> Result<Runs, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find bhemu itself: {e}"))?;
     let text = serde_json::to_string(job).map_err(|e| format!("encoding the job: {e}"))?;
     let args = |lib: &Path| -> Vec<OsString> {
         vec!["sim-worker".into(), "--lib".into(), lib.as_os_str().into()]
     };
     let (b, r) = std::thread::scope(|s| {
-        let b = s.spawn(|| run_child(&exe, &args(bhemu_lib), &text));
-        let r = run_child(&exe, &args(reference_lib), &text);
+        let b = s.spawn(|| run_child(&exe, &args(bhemu_lib), &text, bhemu_env));
+        let r = run_child(&exe, &args(reference_lib), &text, &[]);
         (b.join(), r)
     });
     let b = b.map_err(|_| "the thread running bhemu's child failed".to_string())??;

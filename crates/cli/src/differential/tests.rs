@@ -10,7 +10,7 @@ use crate::cmd_run::Format;
 /// A stand-in for a reference child: `sh -c SCRIPT`.
 fn fake_child(script: &str) -> Side {
     let args: Vec<OsString> = vec!["-c".into(), script.into()];
-    run_child(Path::new("/bin/sh"), &args, "{}").unwrap()
+    run_child(Path::new("/bin/sh"), &args, "{}", &[]).unwrap()
 }
 
 #[test]
@@ -216,5 +216,22 @@ fn a_length_difference_is_reported_and_counts_as_different() {
     assert_eq!(
         (c.elements, c.equal, c.different, c.bytes_different),
         (2, 1, 1, 4)
+    );
+}
+
+/// `bhemu run --reference --threads N` hands N to bhemu's child as `BHEMU_THREADS`.
+#[test]
+fn a_child_gets_the_environment_it_is_given() {
+    let args: Vec<OsString> = vec![
+        "-c".into(),
+        "echo \"threads $BHEMU_THREADS\" >&2; exit 2".into(),
+    ];
+    let r = run_child(Path::new("/bin/sh"), &args, "{}", &[("BHEMU_THREADS", "3")]).unwrap();
+    assert_eq!(
+        r,
+        Side::Failed {
+            status: "exit status 2".into(),
+            message: "threads 3".into()
+        }
     );
 }

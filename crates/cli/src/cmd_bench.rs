@@ -380,7 +380,10 @@ fn step_until_end(hart: &mut Hart, ram: &mut FlatRam) -> RunExit {
             StepOutcome::Halted(h) => return RunExit::Halted(h),
             StepOutcome::Error(e) => return RunExit::Error(e),
             StepOutcome::Stop => return RunExit::Stop,
-            StepOutcome::Retired | StepOutcome::Stalled | StepOutcome::Trapped { .. } => {}
+            StepOutcome::Retired
+            | StepOutcome::Stalled
+            | StepOutcome::Waited
+            | StepOutcome::Trapped { .. } => {}
         }
     }
 }

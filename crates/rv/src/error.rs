@@ -83,6 +83,10 @@ pub enum StepOutcome {
     },
     /// The bus answered `Stall`: nothing retired, the same instruction is retried next cycle.
     Stalled,
+    /// Under the pipeline timing (docs/core-timing.md) the instruction at pc waits in EX1 for
+    /// the pipeline (an operand, a bubble, a queue): nothing retired, and unlike a stall the
+    /// wait ends by itself.
+    Waited,
     /// The hart is paused (this cycle's instruction may have retired, e.g. `ebreak`).
     Halted(HaltReason),
     Error(HartError),

@@ -12,9 +12,9 @@
 //!
 //! The model is a scoreboard, not a cycle-by-cycle pipeline: it remembers, per register, the
 //! cycle its pending value can be forwarded to EX1, and per queue the cycles their entries
-//! leave. An instruction that may not enter EX1 in a cycle spends the cycle stalled
-//! ([`crate::Step::Stalled`]) and is asked again next cycle, so every other part of the chip
-//! sees the core exactly as it sees a core stalled by the bus.
+//! leave. An instruction that may not enter EX1 in a cycle spends the cycle waiting
+//! ([`crate::Step::Waited`]: like a bus stall it changes nothing but `cycle`, but it ends by
+//! itself, so the core still counts as running) and is asked again next cycle.
 use crate::op::{Kind, Op};
 
 /// How a hart's instructions are timed.

@@ -136,6 +136,13 @@ impl Tile {
                         self.park(i, now);
                     }
                 }
+                // A pipeline wait (docs/core-timing.md) ends by itself: the core is running,
+                // but the wait is no step of an idle pass (EM-12 counts one per cycle).
+                Step::Waited => {
+                    slot.state = CoreState::Running;
+                    slot.det.active = false;
+                    self.p.probes[i].on = false;
+                }
                 Step::Stalled => {
                     slot.state = CoreState::Stalled;
                     slot.det.active = false;

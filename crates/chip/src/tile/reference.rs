@@ -52,9 +52,11 @@ impl Tile {
             };
             self.p.pcs[i] = slot.hart.pc();
             match outcome {
-                StepOutcome::Retired | StepOutcome::Stop | StepOutcome::Trapped { .. } => {
-                    slot.state = CoreState::Running
-                }
+                // A pipeline wait ends by itself (docs/core-timing.md): the core is running.
+                StepOutcome::Retired
+                | StepOutcome::Stop
+                | StepOutcome::Waited
+                | StepOutcome::Trapped { .. } => slot.state = CoreState::Running,
                 StepOutcome::Stalled => slot.state = CoreState::Stalled,
                 StepOutcome::Halted(_) => slot.state = CoreState::Halted,
                 StepOutcome::Error(e) => {

@@ -599,3 +599,34 @@ fn tensix_reports_name_the_pc_that_pushed_the_instruction() {
 }
 
 mod debug_windows;
+
+/// docs/core-timing.md CT-1, CT-10: under the pipeline timing a core waiting in EX1 is running,
+/// not stalled — the chip's deadlock check (nothing can change any more) must not fire while
+/// the only running core waits for its own load — and the wall clock it reads is the cycle
+/// the load executed, its use seven cycles later.
+#[test]
+fn ct10_a_core_waiting_on_its_pipeline_is_running_and_never_quiescent() {
+    let (mut t, mut noc) = tile();
+    t.set_core_timing(bhemu_rv::CoreTiming::Pipeline);
+    let mut b = li(T0, 0xFFB1_21F0);
+    b.push(lw(T1, T0));
+    b.extend(li(T2, 0x2000));
+    b.push(sw(T1, T2));
+    b.push(spin());
+    load_prog(&mut t, 0, &b);
+    release_brisc(&mut t);
+    let mut waited = 0;
+    for c in 1000..1020 {
+        assert!(t.step_cores_reference(c, &mut noc).is_ok());
+        assert!(t.step_coprocessor(c).is_ok());
+        assert_eq!(t.core_state(Core::Brisc), CoreState::Running, "cycle {c}");
+        assert!(!t.quiescent(), "cycle {c}");
+        if t.pc(Core::Brisc) == 4 * 5 {
+            waited += 1;
+        }
+    }
+    // lui+addi (2), the load in the third cycle (1002), `li 0x2000` (lui+addi), then the
+    // store at pc 20 waits for the load's value until 1002 + 7.
+    assert_eq!(t.read_l1_u32(0x2000).ok(), Some(1002));
+    assert!(waited >= 5, "the store waited {waited} cycles at its pc");
+}

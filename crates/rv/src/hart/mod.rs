@@ -49,6 +49,8 @@ pub struct HartConfig {
 pub(crate) enum Tick {
     Retired,
     Stalled,
+    /// A pipeline wait (docs/core-timing.md): ends by itself.
+    Waited,
     Trapped(u32),
     Halted,
     Stop,
@@ -89,6 +91,8 @@ pub struct Hart {
 pub enum Step {
     Retired,
     Stalled,
+    /// The pipeline timing held the instruction in EX1 this cycle (docs/core-timing.md).
+    Waited,
     /// An exception went to the software handler.
     Trapped,
     Halted,
@@ -255,6 +259,7 @@ impl Hart {
             Tick::Stop => Step::Stop,
             Tick::Trapped(_) => Step::Trapped,
             Tick::Stalled => Step::Stalled,
+            Tick::Waited => Step::Waited,
             Tick::Halted => match self.halted {
                 Some(_) => Step::Halted,
                 None => Step::Retired,
@@ -275,6 +280,7 @@ impl Hart {
             Tick::Stop => StepOutcome::Stop,
             Tick::Trapped(cause) => StepOutcome::Trapped { cause },
             Tick::Stalled => StepOutcome::Stalled,
+            Tick::Waited => StepOutcome::Waited,
             Tick::Halted => match self.halted {
                 Some(h) => StepOutcome::Halted(h),
                 None => StepOutcome::Retired,
@@ -357,7 +363,7 @@ impl Hart {
         std::mem::swap(&mut self.core, core);
         *pc = self.pc;
         match tick {
-            Tick::Retired | Tick::Stalled | Tick::Trapped(_) => None,
+            Tick::Retired | Tick::Stalled | Tick::Waited | Tick::Trapped(_) => None,
             Tick::Halted => self.halted.map(RunExit::Halted),
             Tick::Stop => Some(RunExit::Stop),
             Tick::Error => Some(RunExit::Error(self.take_error())),

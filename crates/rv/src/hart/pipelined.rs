@@ -11,7 +11,7 @@ impl Hart {
     #[inline(never)]
     pub(super) fn tick_pipelined<B: Bus>(&mut self, bus: &mut B, op: Op, pc: u32) -> Tick {
         let Some(mut p) = self.pipeline.take() else {
-            return Tick::Stalled;
+            return self.execute(bus, op, pc);
         };
         let now = self.core.cycles;
         let mem = access_of(op, &self.core.x).map(|(addr, bytes)| MemAccess {
@@ -22,7 +22,7 @@ impl Hart {
         if !p.may_enter(op, mem, now) {
             self.pipeline = Some(p);
             self.core.cycles = self.core.cycles.wrapping_add(1);
-            return Tick::Stalled;
+            return Tick::Waited;
         }
         let operands = (
             self.core.x[usize::from(op.rs1)],

@@ -63,7 +63,7 @@ impl Hart {
                 self.tick(bus)
             };
             match tick {
-                Tick::Retired | Tick::Stalled | Tick::Trapped(_) => {}
+                Tick::Retired | Tick::Stalled | Tick::Waited | Tick::Trapped(_) => {}
                 Tick::Halted => {
                     if let Some(h) = self.halted {
                         return RunExit::Halted(h);
@@ -89,7 +89,7 @@ impl Hart {
                 self.pending_error.as_ref().map(|e| e.kind),
                 Some(HartErrorKind::FetchFault | HartErrorKind::MisalignedFetch)
             ),
-            Tick::Stalled => false,
+            Tick::Stalled | Tick::Waited => false,
         };
         if executed && self.trace.is_some() {
             let word = match self.cache.word(pc) {

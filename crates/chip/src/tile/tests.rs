@@ -299,16 +299,22 @@ fn cross_core_code_patch_is_seen() {
     assert_eq!(t.read_l1_u32(0x2010).ok(), Some(9));
 }
 
+/// Reads the wall clock's low word (lui+addi, then the load at pc 8), stores it at `at`
+/// (lui+addi, then the store at pc 20), then spins.
+fn wall_clock_to_l1(at: u32) -> Vec<Insn> {
+    let mut b = li(T0, 0xFFB1_21F0);
+    b.push(lw(T1, T0));
+    b.extend(li(T2, at));
+    b.push(sw(T1, T2));
+    b.push(spin());
+    b
+}
+
 /// DebugTimestamper.md: the wall clock reads the chip cycle.
 #[test]
 fn wall_clock_reads_the_cycle() {
     let (mut t, mut noc) = tile();
-    let mut b = li(T0, 0xFFB1_21F0);
-    b.push(lw(T1, T0));
-    b.extend(li(T2, 0x2000));
-    b.push(sw(T1, T2));
-    b.push(spin());
-    load_prog(&mut t, 0, &b);
+    load_prog(&mut t, 0, &wall_clock_to_l1(0x2000));
     release_brisc(&mut t);
     assert!(run(&mut t, &mut noc, 1000, 10).is_ok());
     // lui+addi (2) then the load executes in the third cycle: cycle 1002.
@@ -608,12 +614,7 @@ mod debug_windows;
 fn ct10_a_core_waiting_on_its_pipeline_is_running_and_never_quiescent() {
     let (mut t, mut noc) = tile();
     t.set_core_timing(bhemu_rv::CoreTiming::Pipeline);
-    let mut b = li(T0, 0xFFB1_21F0);
-    b.push(lw(T1, T0));
-    b.extend(li(T2, 0x2000));
-    b.push(sw(T1, T2));
-    b.push(spin());
-    load_prog(&mut t, 0, &b);
+    load_prog(&mut t, 0, &wall_clock_to_l1(0x2000));
     release_brisc(&mut t);
     let mut waited = 0;
     for c in 1000..1020 {

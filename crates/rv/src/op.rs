@@ -106,6 +106,24 @@ impl Kind {
         (Kind::Jal as u8..=Kind::Bgeu as u8).contains(&(self as u8))
     }
 
+    /// Conditional branches: the ops the pipeline timing predicts (docs/core-timing.md CT-3).
+    #[inline(always)]
+    pub(crate) fn is_branch(self) -> bool {
+        (Kind::Beq as u8..=Kind::Bgeu as u8).contains(&(self as u8))
+    }
+
+    /// Loads.
+    #[inline(always)]
+    pub(crate) fn is_load(self) -> bool {
+        (Kind::Lb as u8..=Kind::Lhu as u8).contains(&(self as u8))
+    }
+
+    /// Stores.
+    #[inline(always)]
+    pub(crate) fn is_store(self) -> bool {
+        (Kind::Sb as u8..=Kind::Sw as u8).contains(&(self as u8))
+    }
+
     /// A private op that always falls through to the next instruction: a block's body.
     #[inline(always)]
     pub(crate) fn is_straight(self) -> bool {

@@ -178,21 +178,6 @@ fn sources(op: Op) -> [u8; 2] {
     }
 }
 
-fn is_load(k: Kind) -> bool {
-    matches!(k, Kind::Lb | Kind::Lh | Kind::Lw | Kind::Lbu | Kind::Lhu)
-}
-
-fn is_store(k: Kind) -> bool {
-    matches!(k, Kind::Sb | Kind::Sh | Kind::Sw)
-}
-
-fn is_branch(k: Kind) -> bool {
-    matches!(
-        k,
-        Kind::Beq | Kind::Bne | Kind::Blt | Kind::Bge | Kind::Bltu | Kind::Bgeu
-    )
-}
-
 fn overlaps(a: u32, an: u32, b: u32, bn: u32) -> bool {
     let (a, an, b, bn) = (u64::from(a), u64::from(an), u64::from(b), u64::from(bn));
     a < b + bn && b < a + an
@@ -200,7 +185,7 @@ fn overlaps(a: u32, an: u32, b: u32, bn: u32) -> bool {
 
 /// Cycles a divide or remainder occupies EX1 (CT-4): two when dividing by zero or one or
 /// for -2³¹ / -1; otherwise one more than the dividend's significant bits, from six to 33.
-pub fn divide_cycles(kind_signed: bool, dividend: u32, divisor: u32) -> u64 {
+pub(crate) fn divide_cycles(kind_signed: bool, dividend: u32, divisor: u32) -> u64 {
     if divisor == 0 || divisor == 1 {
         return 2;
     }
@@ -217,6 +202,15 @@ pub fn divide_cycles(kind_signed: bool, dividend: u32, divisor: u32) -> u64 {
 }
 
 impl Pipeline {
+    /// The scoreboard a hart under `t` keeps: an empty one for the pipeline, none for one
+    /// instruction per cycle.
+    pub(crate) fn for_timing(t: CoreTiming) -> Option<Box<Pipeline>> {
+        match t {
+            CoreTiming::Pipeline => Some(Box::default()),
+            CoreTiming::OnePerCycle => None,
+        }
+    }
+
     /// Drops the stores that have left the queue by `now`.
     fn drain(&mut self, now: u64) {
         let mut kept = 0;
@@ -251,7 +245,7 @@ impl Pipeline {
         }
         self.drain(now);
         if let Some(m) = mem {
-            if is_store(op.kind) {
+            if op.kind.is_store() {
                 let l1 = m.region == MemRegion::L1;
                 if self.nstores == STORE_QUEUE && !(l1 && self.coalesces(m.addr)) {
                     return false;
@@ -283,12 +277,12 @@ impl Pipeline {
         let mut serialise = false;
         self.issue_at = now + 1;
         match op.kind {
-            k if is_load(k) => {
+            k if k.is_load() => {
                 if let Some(m) = mem {
                     latency = self.load_cycles(m);
                 }
             }
-            k if is_store(k) => {
+            k if k.is_store() => {
                 if let Some(m) = mem {
                     self.store(m, now);
                 }
@@ -319,7 +313,7 @@ impl Pipeline {
                 latency = latency.max(drained.saturating_sub(now));
                 serialise = true;
             }
-            k if is_branch(k) => {
+            k if k.is_branch() => {
                 let taken = next_pc != pc.wrapping_add(4);
                 let predicted_taken = op.imm < pc;
                 if taken != predicted_taken {

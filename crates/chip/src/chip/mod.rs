@@ -154,6 +154,15 @@ pub enum HostWrite {
     ToHost { addr: u64 },
 }
 
+/// The schedule that runs when `asked` is asked for under core timing `t`: the pipeline
+/// timing runs on the reference schedule only (docs/core-timing.md CT-10).
+fn schedule_under(t: CoreTiming, asked: Schedule) -> Schedule {
+    match t {
+        CoreTiming::Pipeline => Schedule::Reference,
+        CoreTiming::OnePerCycle => asked,
+    }
+}
+
 impl Chip {
     pub fn new(cfg: &ChipConfig) -> Result<Chip, ChipError> {
         let topo = Topology::blackhole_with_tensix(cfg.tiles.iter().copied())
@@ -180,10 +189,7 @@ impl Chip {
         for t in &mut tiles {
             t.set_core_timing(core_timing);
         }
-        let schedule = match core_timing {
-            CoreTiming::Pipeline => Schedule::Reference,
-            CoreTiming::OnePerCycle => Schedule::from_env()?,
-        };
+        let schedule = schedule_under(core_timing, Schedule::from_env()?);
         Ok(Chip {
             core_timing,
             tiles,
@@ -224,10 +230,7 @@ impl Chip {
     /// instruction per cycle (docs/core-timing.md CT-10).
     pub fn set_schedule(&mut self, s: Schedule) -> Result<(), ChipError> {
         self.sync_parked()?;
-        self.schedule = match self.core_timing {
-            CoreTiming::Pipeline => Schedule::Reference,
-            CoreTiming::OnePerCycle => s,
-        };
+        self.schedule = schedule_under(self.core_timing, s);
         Ok(())
     }
 
@@ -246,9 +249,7 @@ impl Chip {
         for tile in &mut self.tiles {
             tile.set_core_timing(t);
         }
-        if t == CoreTiming::Pipeline {
-            self.schedule = Schedule::Reference;
-        }
+        self.schedule = schedule_under(t, self.schedule);
         Ok(())
     }
 

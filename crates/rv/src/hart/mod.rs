@@ -104,12 +104,8 @@ pub enum Step {
 
 impl Hart {
     pub fn new(cfg: HartConfig) -> Hart {
-        let pipeline = match cfg.timing {
-            CoreTiming::Pipeline => Some(Box::default()),
-            CoreTiming::OnePerCycle => None,
-        };
         Hart {
-            pipeline,
+            pipeline: Pipeline::for_timing(cfg.timing),
             pc: cfg.reset_pc,
             core: Core {
                 cfg,
@@ -133,10 +129,7 @@ impl Hart {
     /// Changes the timing between cycles; a new pipeline starts empty.
     pub fn set_timing(&mut self, t: CoreTiming) {
         self.core.cfg.timing = t;
-        self.pipeline = match t {
-            CoreTiming::Pipeline => Some(Box::default()),
-            CoreTiming::OnePerCycle => None,
-        };
+        self.pipeline = Pipeline::for_timing(t);
     }
     pub fn pc(&self) -> u32 {
         self.pc

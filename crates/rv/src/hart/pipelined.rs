@@ -1,6 +1,6 @@
 //! A hart's cycle under [`crate::CoreTiming::Pipeline`] (docs/core-timing.md): the
 //! instruction at pc enters EX1 only when the scoreboard lets it; otherwise the cycle is a
-//! stall that changes nothing but `cycle`.
+//! wait that changes nothing but `cycle`.
 use super::{Hart, Tick};
 use crate::bus::Bus;
 use crate::op::Op;

@@ -41,6 +41,14 @@ pub enum Access<T> {
 pub trait Bus {
     /// Fetch one 32-bit instruction word (the baby cores have no compressed instructions).
     fn fetch(&mut self, addr: u32) -> Access<u32>;
+    /// Fetch the words of `[addr, addr + 4 * out.len())` at once, as if each were fetched now
+    /// with [`Bus::fetch`] (whatever a fetch records, it records for each), for a hart that
+    /// shares decoded code ([`crate::CodeLibrary`]). `false`, changing nothing, unless every
+    /// one of those fetches would complete: the hart then fetches one word at a time. The
+    /// default never answers at once.
+    fn fetch_block(&mut self, _addr: u32, _out: &mut [u32]) -> bool {
+        false
+    }
     /// Load `width` bytes, zero-extended into the low bits; the hart sign-extends where needed.
     fn load(&mut self, addr: u32, width: Width) -> Access<u32>;
     /// Store the low `width` bytes of `value`.

@@ -3,7 +3,18 @@
 //! 4 KiB chunks around the code actually executed and is capped, beyond which instructions are
 //! decoded on every execution (correct, only slower). Entries are invalidated by the hart's own
 //! stores, by `fence.i` and by [`crate::Hart::invalidate_code`].
+//!
+//! A window is either the hart's own, filled one instruction at a time as it first runs, or
+//! one it shares with other harts through a [`CodeLibrary`]: every word decoded at once from
+//! the words the bus read for the whole window (see `crate::code_library`). A shared window is
+//! never written: an invalidation that reaches it drops it (the next fetch adopts the window
+//! of the memory's new words), and a store of the hart's own into it first makes a copy of its
+//! own (a hart that writes near its code keeps writing there).
+use std::sync::Arc;
+
 use crate::block::Blocks;
+use crate::bus::Bus;
+use crate::code_library::CodeLibrary;
 use crate::op::{Kind, Op, EMPTY};
 
 const CHUNK: u64 = 4096;
@@ -18,28 +29,38 @@ const MAX_GAP: u64 = 16 << 10;
 /// going back and forth between two far regions then pays for the gap once instead of
 /// decoding again at every switch.
 const MAX_RESTARTS: u32 = 64;
+/// Shared windows a hart may drop on invalidations before it keeps windows of its own: code
+/// that keeps changing under the hart (a loader writing it piece by piece) then costs one
+/// slot per change again, not one window.
+const MAX_DROPS: u32 = 64;
 
 #[derive(Default)]
 pub(crate) struct DecodeCache {
     pub base: u32,
-    pub ops: Vec<Op>,
+    pub ops: Arc<[Op]>,
     /// The raw words, read only on traps and traces (kept apart so the hot vector stays dense).
-    words: Vec<u32>,
+    words: Arc<[u32]>,
     /// Fresh windows started for far code so far (see [`MAX_RESTARTS`]).
     restarts: u32,
+    /// `ops` and `words` are a library window other harts may hold (never written in place).
+    shared: bool,
+    /// Shared windows dropped on invalidation so far (see [`MAX_DROPS`]).
+    drops: u32,
     /// Basic blocks built from `ops`, dropped whenever a decoded slot changes.
     pub blocks: Blocks,
 }
 
+/// `v` as a slice the cache may write: copied first when another holder shares it.
+fn own<T: Copy>(v: &mut Arc<[T]>) -> &mut [T] {
+    if Arc::get_mut(v).is_none() {
+        *v = Arc::from(&v[..]);
+    }
+    Arc::get_mut(v).map_or(&mut [], |s| &mut s[..])
+}
+
 impl DecodeCache {
     pub fn new() -> Self {
-        DecodeCache {
-            base: 0,
-            ops: Vec::new(),
-            words: Vec::new(),
-            restarts: 0,
-            blocks: Blocks::default(),
-        }
+        Self::default()
     }
 
     #[inline(always)]
@@ -65,26 +86,36 @@ impl DecodeCache {
         }
     }
 
+    /// Makes the window the hart's own (copying a shared one) before a write to it.
+    fn make_own(&mut self) -> (&mut [Op], &mut [u32]) {
+        self.shared = false;
+        (own(&mut self.ops), own(&mut self.words))
+    }
+
     /// Caches `op` (lowered from `word`) at `pc`, growing the window when allowed.
     pub fn insert(&mut self, pc: u32, op: Op, word: u32) {
         if !self.covers(pc) && !self.grow(pc) {
             return;
         }
         let i = self.index(pc);
-        if let (Some(o), Some(w)) = (self.ops.get_mut(i), self.words.get_mut(i)) {
-            if o.kind != Kind::Empty && *o != op {
-                self.blocks.reset();
-            }
+        let was = self.ops.get(i).copied();
+        if was.is_some_and(|o| o.kind != Kind::Empty && o != op) {
+            self.blocks.reset();
+        }
+        let (ops, words) = self.make_own();
+        if let (Some(o), Some(w)) = (ops.get_mut(i), words.get_mut(i)) {
             *o = op;
             *w = word;
         }
     }
 
-    fn covers(&self, addr: u32) -> bool {
+    pub fn covers(&self, addr: u32) -> bool {
         (addr.wrapping_sub(self.base) as usize) < self.ops.len() * 4
     }
 
-    fn grow(&mut self, pc: u32) -> bool {
+    /// The window that covering `pc` takes — `[lo, hi)` and whether it is a fresh start far
+    /// from the current one — or `None` beyond [`MAX_WINDOW`].
+    fn span(&self, pc: u32) -> Option<(u64, u64, bool)> {
         let chunk_lo = u64::from(pc) & !(CHUNK - 1);
         let old_lo = u64::from(self.base);
         let old_hi = old_lo + self.ops.len() as u64 * 4;
@@ -95,45 +126,93 @@ impl DecodeCache {
         };
         let restart = !self.ops.is_empty() && gap > MAX_GAP && self.restarts < MAX_RESTARTS;
         let (lo, hi) = if self.ops.is_empty() || restart {
-            // A fresh window: what the old one held is decoded again when it runs again.
-            self.restarts += u32::from(restart);
-            self.ops.clear();
-            self.words.clear();
             (chunk_lo, chunk_lo + CHUNK)
         } else {
             (old_lo.min(chunk_lo), old_hi.max(chunk_lo + CHUNK))
         };
-        if hi - lo > MAX_WINDOW {
+        (hi - lo <= MAX_WINDOW).then_some((lo, hi, restart))
+    }
+
+    /// Covers `pc` with a window from `library`: the one holding exactly the words `bus` reads
+    /// for the whole span (see `crate::code_library`). False, changing nothing, when the bus
+    /// cannot read the span at once or this hart gave up sharing.
+    pub fn adopt<B: Bus>(&mut self, pc: u32, library: &CodeLibrary, bus: &mut B) -> bool {
+        if self.drops >= MAX_DROPS {
             return false;
         }
+        let Some((lo, hi, restart)) = self.span(pc) else {
+            return false;
+        };
+        let mut words = vec![0u32; ((hi - lo) / 4) as usize];
+        if !bus.fetch_block(lo as u32, &mut words) {
+            return false;
+        }
+        let w = library.window(lo as u32, &words);
+        self.restarts += u32::from(restart);
+        self.base = lo as u32;
+        self.ops = w.ops;
+        self.words = w.words;
+        self.shared = true;
+        self.blocks.reset();
+        true
+    }
+
+    fn grow(&mut self, pc: u32) -> bool {
+        let Some((lo, hi, restart)) = self.span(pc) else {
+            return false;
+        };
         let len = ((hi - lo) / 4) as usize;
         let mut ops = vec![EMPTY; len];
         let mut words = vec![0; len];
-        let shift = ((u64::from(self.base).saturating_sub(lo)) / 4) as usize;
-        if let (Some(dst_o), Some(dst_w)) = (
-            ops.get_mut(shift..shift + self.ops.len()),
-            words.get_mut(shift..shift + self.words.len()),
-        ) {
-            dst_o.copy_from_slice(&self.ops);
-            dst_w.copy_from_slice(&self.words);
+        if restart {
+            // A fresh window: what the old one held is decoded again when it runs again.
+            self.restarts += 1;
+        } else {
+            let shift = ((u64::from(self.base).saturating_sub(lo)) / 4) as usize;
+            if let (Some(dst_o), Some(dst_w)) = (
+                ops.get_mut(shift..shift + self.ops.len()),
+                words.get_mut(shift..shift + self.words.len()),
+            ) {
+                dst_o.copy_from_slice(&self.ops);
+                dst_w.copy_from_slice(&self.words);
+            }
         }
         self.base = lo as u32;
-        self.ops = ops;
-        self.words = words;
+        self.ops = ops.into();
+        self.words = words.into();
+        self.shared = false;
         self.blocks.reset();
         true
+    }
+
+    /// Gives up a shared window that an invalidation reached: the next fetch adopts the window
+    /// of the memory's new words.
+    fn drop_shared(&mut self) {
+        self.ops = Arc::default();
+        self.words = Arc::default();
+        self.shared = false;
+        self.drops += 1;
+        self.blocks.reset();
     }
 
     /// A store of at most 4 bytes at the aligned-down word `addr`: cheap when outside the window.
     #[inline(always)]
     pub fn invalidate_word(&mut self, addr: u32) {
         let i = self.index(addr);
-        if let Some(o) = self.ops.get_mut(i) {
-            if o.kind != Kind::Empty {
-                o.kind = Kind::Empty;
-                self.blocks.reset();
-            }
+        if self.ops.get(i).is_some_and(|o| o.kind != Kind::Empty) {
+            self.empty_slot(i);
         }
+    }
+
+    /// A store of the hart's own over a decoded slot (out of line: rare).
+    #[cold]
+    #[inline(never)]
+    fn empty_slot(&mut self, i: usize) {
+        let (ops, _) = self.make_own();
+        if let Some(o) = ops.get_mut(i) {
+            o.kind = Kind::Empty;
+        }
+        self.blocks.reset();
     }
 
     pub fn invalidate(&mut self, addr: u32, len: u32) {
@@ -145,10 +224,18 @@ impl DecodeCache {
         let base = u64::from(self.base);
         let end = base + self.ops.len() as u64 * 4;
         let (lo, hi) = (lo.max(base), hi.min(end));
+        if lo >= hi {
+            return;
+        }
+        if self.shared {
+            self.drop_shared();
+            return;
+        }
+        let (ops, _) = self.make_own();
         let mut a = lo;
         let mut hit = false;
         while a < hi {
-            if let Some(o) = self.ops.get_mut(((a - base) / 4) as usize) {
+            if let Some(o) = ops.get_mut(((a - base) / 4) as usize) {
                 hit |= o.kind != Kind::Empty;
                 o.kind = Kind::Empty;
             }
@@ -160,7 +247,12 @@ impl DecodeCache {
     }
 
     pub fn clear(&mut self) {
-        for o in &mut self.ops {
+        if self.shared {
+            self.drop_shared();
+            return;
+        }
+        let (ops, _) = self.make_own();
+        for o in ops {
             o.kind = Kind::Empty;
         }
         self.blocks.reset();

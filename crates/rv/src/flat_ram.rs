@@ -135,6 +135,21 @@ impl Bus for FlatRam {
         }
     }
 
+    /// Flat RAM records nothing on a fetch: the words, when all of them are in range.
+    fn fetch_block(&mut self, addr: u32, out: &mut [u32]) -> bool {
+        let off = addr.wrapping_sub(self.base) as usize;
+        let Some(bytes) = self.mem.get(off..off.wrapping_add(4 * out.len())) else {
+            return false;
+        };
+        if addr & 3 != 0 {
+            return false;
+        }
+        for (w, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        true
+    }
+
     #[inline(always)]
     fn load(&mut self, addr: u32, width: Width) -> Access<u32> {
         let off = addr.wrapping_sub(self.base) as usize;

@@ -4,6 +4,7 @@ pub mod alu;
 mod block;
 pub mod bus;
 mod cache;
+pub mod code_library;
 mod csr;
 pub mod error;
 mod exec;
@@ -14,6 +15,7 @@ pub mod timing;
 pub mod workload;
 
 pub use bus::{Access, Bus, BusFault, Width};
+pub use code_library::CodeLibrary;
 pub use error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 pub use flat_ram::FlatRam;
 pub use hart::{Checkpoint, Hart, HartConfig, MisalignedAccess, Step, TraceHook, TraceRecord};

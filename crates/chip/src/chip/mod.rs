@@ -93,6 +93,8 @@ pub struct Chip {
     schedule: Schedule,
     /// How the cores' instructions are timed (docs/core-timing.md).
     core_timing: CoreTiming,
+    /// The decoded code the tiles' cores share (docs/execution-model.md EM-27).
+    code: std::sync::Arc<bhemu_rv::CodeLibrary>,
     /// Fast schedule, per tile: the first cycle at which its cores need a visit (`u64::MAX`:
     /// none until something writes to it). Anything that may touch a tile lowers it to 0.
     due: Vec<u64>,
@@ -186,12 +188,16 @@ impl Chip {
         }
         let n_tiles = tiles.len();
         let core_timing = crate::schedule::core_timing_from_env()?;
+        // One decoded copy of the code the tiles share (firmware, kernels), not one per core.
+        let code = std::sync::Arc::new(bhemu_rv::CodeLibrary::new());
         for t in &mut tiles {
             t.set_core_timing(core_timing);
+            t.share_code(code.clone());
         }
         let schedule = schedule_under(core_timing, Schedule::from_env()?);
         Ok(Chip {
             core_timing,
+            code,
             tiles,
             endpoints,
             noc: Noc::new(topo, cfg.timing),
@@ -303,6 +309,11 @@ impl Chip {
             t.sync_parked(next)?;
         }
         Ok(())
+    }
+
+    /// Distinct windows of decoded code the cores share (docs/execution-model.md EM-27).
+    pub fn code_windows(&self) -> usize {
+        self.code.windows()
     }
 
     /// Idle-loop parks and wakes so far, over all tiles (see [`Tile::park_counts`]).

@@ -464,6 +464,15 @@ impl Bus for CoreBus<'_, '_> {
         self.fault(e)
     }
 
+    fn fetch_block(&mut self, addr: u32, out: &mut [u32]) -> bool {
+        // As `fetch`, word for word: from L1 only, each line marked as code, the pass impure.
+        if !self.p.l1.fetch_block(addr, out) {
+            return false;
+        }
+        self.p.probes[self.core.index()].impure = true;
+        true
+    }
+
     #[inline]
     fn load(&mut self, addr: u32, width: Width) -> Access<u32> {
         let w = width.bytes();

@@ -70,6 +70,29 @@ impl L1 {
         Some(v)
     }
 
+    /// Instruction fetches of the words of `[addr, addr + 4 * out.len())` at once: marks their
+    /// lines as code. False, changing nothing, unless the words are aligned and inside L1.
+    pub fn fetch_block(&mut self, addr: u32, out: &mut [u32]) -> bool {
+        let a = addr as usize;
+        let Some(bytes) = self.mem.get(a..a + 4 * out.len()) else {
+            return false;
+        };
+        if addr & 3 != 0 || out.is_empty() {
+            return false;
+        }
+        for (w, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        let first = a >> LINE_SHIFT;
+        let last = (a + 4 * out.len() - 1) >> LINE_SHIFT;
+        for line in first..=last {
+            if let Some(w) = self.code_lines.get_mut(line / 64) {
+                *w |= 1 << (line % 64);
+            }
+        }
+        true
+    }
+
     #[inline]
     pub fn read_u32(&self, addr: u32) -> Option<u32> {
         let a = addr as usize;

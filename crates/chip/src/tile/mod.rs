@@ -24,9 +24,10 @@ mod stall;
 mod tensix_port;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use bhemu_noc::{Noc, NodeId, Request, TileNoc};
-use bhemu_rv::{CoreTiming, Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
+use bhemu_rv::{CodeLibrary, CoreTiming, Hart, HartConfig, HartError, HartErrorKind, StepOutcome};
 use bhemu_tensix::{Arch, Coprocessor, Mode};
 
 use crate::error::{ChipError, ErrorKind};
@@ -206,13 +207,17 @@ pub struct Tile {
     due: u64,
     /// How the cores' instructions are timed (docs/core-timing.md); kept across soft resets.
     timing: CoreTiming,
+    /// The decoded code the cores share with the chip's other cores (see
+    /// [`Tile::share_code`]); kept across soft resets.
+    code: Option<Arc<CodeLibrary>>,
 }
 
-fn new_hart(core: Core, pc: u32, timing: CoreTiming) -> Hart {
+fn new_hart(core: Core, pc: u32, timing: CoreTiming, code: Option<Arc<CodeLibrary>>) -> Hart {
     Hart::new(HartConfig {
         hart_id: core.index() as u32,
         reset_pc: pc,
         timing,
+        code,
         ..HartConfig::default()
     })
 }
@@ -221,7 +226,7 @@ impl Tile {
     /// A tile at translated NoC coordinates `node`, all cores held in reset.
     pub fn new(node: NodeId, strictness: Strictness) -> Tile {
         let slot = |c: Core| CoreSlot {
-            hart: new_hart(c, 0, CoreTiming::default()),
+            hart: new_hart(c, 0, CoreTiming::default(), None),
             state: CoreState::Reset,
             releases: 0,
             det: park::Detector::default(),
@@ -276,6 +281,7 @@ impl Tile {
             slept: 0,
             due: 0,
             timing: CoreTiming::default(),
+            code: None,
         }
     }
 
@@ -292,6 +298,16 @@ impl Tile {
         for slot in &mut self.cores {
             slot.hart.set_timing(t);
         }
+    }
+
+    /// Lets the cores share decoded code through `library` (with every other tile given the
+    /// same one): results never depend on it, only the host time and memory of decoding
+    /// (`bhemu_rv::CodeLibrary`).
+    pub fn share_code(&mut self, library: Arc<CodeLibrary>) {
+        for slot in &mut self.cores {
+            slot.hart.set_code_library(Some(library.clone()));
+        }
+        self.code = Some(library);
     }
 
     pub fn node(&self) -> NodeId {
@@ -557,7 +573,7 @@ impl Tile {
             } else if old & bit != 0 && new & bit == 0 {
                 let pc = self.p.debug.reset_pc(core);
                 let slot = &mut self.cores[i];
-                slot.hart = new_hart(core, pc, self.timing);
+                slot.hart = new_hart(core, pc, self.timing, self.code.clone());
                 slot.state = CoreState::Running;
                 slot.releases += 1;
                 slot.det.reset();

@@ -3,8 +3,11 @@
 //! Timing (docs/execution-model.md EM-2): every cycle the hart retires at most one instruction; a cycle in which the
 //! bus stalls advances `cycles` but not `instret`. Nothing here depends on wall-clock time or
 //! host state, so runs are deterministic.
+use std::sync::Arc;
+
 use crate::bus::{Access, Bus};
 use crate::cache::DecodeCache;
+use crate::code_library::CodeLibrary;
 use crate::error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 use crate::exec::Core;
 use crate::op::{lower, Op, EMPTY};
@@ -41,6 +44,9 @@ pub struct HartConfig {
     pub misaligned: MisalignedAccess,
     /// One instruction per cycle (the default) or the documented pipeline (docs/core-timing.md).
     pub timing: CoreTiming,
+    /// Decoded code shared with the other harts of the chip (see [`CodeLibrary`]); `None`:
+    /// the hart decodes on its own.
+    pub code: Option<Arc<CodeLibrary>>,
 }
 
 /// What one cycle did, small so that the hot loop keeps it in registers; the details of an
@@ -125,6 +131,11 @@ impl Hart {
     /// How the hart's instructions are timed.
     pub fn timing(&self) -> CoreTiming {
         self.core.cfg.timing
+    }
+    /// Shares decoded code with the other harts holding `library` (`None`: decodes on its own);
+    /// what it decoded so far stays.
+    pub fn set_code_library(&mut self, library: Option<Arc<CodeLibrary>>) {
+        self.core.cfg.code = library;
     }
     /// Changes the timing between cycles; a new pipeline starts empty.
     pub fn set_timing(&mut self, t: CoreTiming) {
@@ -432,6 +443,15 @@ impl Hart {
     fn fill<B: Bus>(&mut self, bus: &mut B, pc: u32) -> Result<Op, Flow> {
         if pc & 3 != 0 {
             return Err(Flow::Exception(HartErrorKind::MisalignedFetch, pc));
+        }
+        if !self.cache.covers(pc) {
+            if let Some(library) = &self.core.cfg.code {
+                if self.cache.adopt(pc, library, bus) {
+                    if let Some(op) = self.cache.get(pc) {
+                        return Ok(op);
+                    }
+                }
+            }
         }
         match bus.fetch(pc) {
             Access::Done(word) => {

@@ -232,6 +232,10 @@ impl bhemu_tensix::TensixMemory for L1 {
         }
     }
 
+    fn holds(&self, addr: u32, len: usize) -> bool {
+        self.contains(u64::from(addr), len)
+    }
+
     fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String> {
         if self.write_bytes(u64::from(addr), data) {
             Ok(())

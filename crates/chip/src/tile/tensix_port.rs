@@ -21,6 +21,10 @@ impl bhemu_tensix::TensixMemory for TensixPort<'_> {
         bhemu_tensix::TensixMemory::read(self.l1, addr, buf)
     }
 
+    fn holds(&self, addr: u32, len: usize) -> bool {
+        self.l1.contains(u64::from(addr), len)
+    }
+
     fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String> {
         bhemu_tensix::TensixMemory::write(self.l1, addr, data)
     }

@@ -49,6 +49,12 @@ pub trait TensixMemory {
     fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String>;
     /// Writes `data` at byte address `addr`; `Err(reason)` if not all are L1.
     fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String>;
+    /// Whether the `len` bytes at `addr` are all L1, so that a write there cannot fail: a unit
+    /// may then gather its writes of one instruction into one (the packer does). The default
+    /// does not know, and the unit writes datum by datum.
+    fn holds(&self, _addr: u32, _len: usize) -> bool {
+        false
+    }
     /// `STOREREG`: one 32-bit word to the tile's MMIO space at byte address `addr`
     /// (`0xFFB1_1000..0xFFC0_0000`: TDMA-RISC registers, NoC overlay stream registers, ...).
     /// A coprocessor alone (`bhemu tensix run`) has no MMIO: the default refuses.
@@ -109,6 +115,9 @@ impl TensixMemory for FlatL1 {
         let r = self.range(addr, data.len())?;
         self.bytes[r].copy_from_slice(data);
         Ok(())
+    }
+    fn holds(&self, addr: u32, len: usize) -> bool {
+        self.range(addr, len).is_ok()
     }
 }
 

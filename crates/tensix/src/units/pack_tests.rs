@@ -96,3 +96,114 @@ fn packer_edge_mask_writes_zero_of_the_intermediate_width() {
     // Nothing past the tile (128 bytes end on a 16-byte boundary: no padding).
     assert_eq!(l1.bytes[0x1010 + 128], 0xee);
 }
+
+/// A memory that cannot say where L1 is: the packer then writes datum by datum.
+struct DatumByDatum(crate::units::FlatL1);
+
+impl crate::TensixMemory for DatumByDatum {
+    fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String> {
+        self.0.read(addr, buf)
+    }
+    fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String> {
+        self.0.write(addr, data)
+    }
+}
+
+/// One PACR of 64 INT16 datums (rows 0..3 of Dst) to the data stream at `(dest + 1) * 16`;
+/// returns its error, if any.
+fn pack_64_int16(mem: &mut dyn crate::TensixMemory, dest: u32) -> Option<String> {
+    use crate::src_banks::SrcBanks;
+    use crate::state::TensixState;
+    use crate::Mode;
+    let mut st = TensixState::new();
+    let t = 2;
+    for (fl, v) in [
+        (f::ALU_FORMAT_SPEC_REG2_Dstacc, 9),
+        (f::THCON_SEC0_REG1_In_data_format, 9),
+        (f::THCON_SEC0_REG1_Out_data_format, 9),
+        (f::THCON_SEC0_REG1_Disable_zero_compress, 1),
+        (f::THCON_SEC0_REG1_L1_Dest_addr, dest),
+        (f::PCK_DEST_RD_CTRL_Read_32b_data, 1),
+        (f::PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16),
+        (f::PCK_EDGE_OFFSET_SEC0_mask, 0xffff),
+    ] {
+        st.cfg.set(t, fl, v);
+    }
+    st.adcs[t].packers[1].set_both(Coord::X, 15);
+    let dcfg = st.dest_access_cfg(t);
+    for row in 0..4u32 {
+        for col in 0..16u32 {
+            st.dst.write32(
+                row,
+                col as usize,
+                0xa000_0000 | (row << 20) | (col << 16),
+                dcfg,
+            );
+        }
+    }
+    let banks = SrcBanks::default();
+    let mut warnings = Vec::new();
+    let mut ctx = Ctx {
+        state: &mut st,
+        banks: &banks,
+        mem,
+        thread: t,
+        cycle: 0,
+        word: 0,
+        mode: Mode::Strict,
+        warnings: &mut warnings,
+    };
+    let insn = Pacr {
+        cfg_context: 0,
+        row_pad_zero: 0,
+        dst_access_mode: 0,
+        addr_mode: 0,
+        addr_cnt_context: 0,
+        zero_write: 0,
+        read_intf_sel: 0,
+        ovrd_thread_id: 0,
+        concat: 0,
+        ctxt_ctrl: 0,
+        flush: 0,
+        last: 1,
+    };
+    pacr(&mut ctx, insn).err().map(|e| e.message)
+}
+
+/// The packer gathers a PACR's data-stream bytes into one L1 write: the same bytes land, and
+/// a stream that runs off the end of L1 writes the datums that fit and fails at the first
+/// that does not, with the error the datum-by-datum writes give.
+#[test]
+fn packer_gathered_writes_land_and_fail_as_datum_by_datum_writes() {
+    use crate::units::FlatL1;
+    let end = 1536 * 1024;
+    // Inside L1, and 32 bytes before its end (16 datums fit).
+    for dest in [0x100, end / 16 - 3] {
+        let mut gathered = FlatL1::blackhole();
+        let mut single = DatumByDatum(FlatL1::blackhole());
+        gathered.bytes.fill(0xee);
+        single.0.bytes.fill(0xee);
+        let e1 = pack_64_int16(&mut gathered, dest);
+        let e2 = pack_64_int16(&mut single, dest);
+        assert_eq!(e1, e2, "dest {dest:#x}");
+        assert!(
+            gathered.bytes == single.0.bytes,
+            "dest {dest:#x}: L1 differs"
+        );
+        let at = ((dest + 1) * 16) as usize;
+        let fits = (end as usize - at).min(128) / 2;
+        for d in 0..fits {
+            let (row, col) = (d / 16, d % 16);
+            let want = 0xa000u16 | (row << 4) as u16 | col as u16;
+            let got =
+                u16::from_le_bytes([gathered.bytes[at + 2 * d], gathered.bytes[at + 2 * d + 1]]);
+            assert_eq!(got, want, "dest {dest:#x} datum {d}");
+        }
+        if fits < 64 {
+            let e = e1.unwrap_or_default();
+            assert!(e.contains(&format!("{:#x}", end)), "{e}");
+        } else {
+            assert_eq!(e1, None);
+        }
+    }
+}

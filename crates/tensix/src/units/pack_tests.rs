@@ -28,64 +28,16 @@ fn packer_edge_mask_zeroes_columns_by_tile_row() {
 
 #[test]
 fn packer_edge_mask_writes_zero_of_the_intermediate_width() {
-    use crate::src_banks::SrcBanks;
-    use crate::state::TensixState;
     use crate::units::FlatL1;
-    use crate::Mode;
     // INT16 read from 32-bit Dst: an INT16 intermediate (the stored datum's upper half), 16
     // bits a datum in L1. Edge mask SEC0 = 0x0001 for every row: column 0 of each row kept,
     // the other 15 written as 16-bit zeros, so 64 datums take 128 bytes.
-    let mut st = TensixState::new();
-    let t = 2;
-    for (fl, v) in [
-        (f::ALU_FORMAT_SPEC_REG2_Dstacc, 9),
-        (f::THCON_SEC0_REG1_In_data_format, 9),
-        (f::THCON_SEC0_REG1_Out_data_format, 9),
-        (f::THCON_SEC0_REG1_Disable_zero_compress, 1),
-        (f::THCON_SEC0_REG1_L1_Dest_addr, 0x100),
-        (f::PCK_DEST_RD_CTRL_Read_32b_data, 1),
-        (f::PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16),
-        (f::PCK_EDGE_OFFSET_SEC0_mask, 0x0001),
-    ] {
-        st.cfg.set(t, fl, v);
-    }
-    st.adcs[t].packers[1].set_both(Coord::X, 15);
-    let dcfg = st.dest_access_cfg(t);
-    for row in 0..4u32 {
-        for col in 0..16usize {
-            let v = 0xa000_0000 | (row << 20) | ((col as u32) << 16) | 0x5555;
-            st.dst.write32(row, col, v, dcfg);
-        }
-    }
     let mut l1 = FlatL1::blackhole();
     l1.bytes[0x1010..0x1010 + 160].fill(0xee);
-    let banks = SrcBanks::default();
-    let mut warnings = Vec::new();
-    let mut ctx = Ctx {
-        state: &mut st,
-        banks: &banks,
-        mem: &mut l1,
-        thread: t,
-        cycle: 0,
-        word: 0,
-        mode: Mode::Strict,
-        warnings: &mut warnings,
-    };
-    let insn = Pacr {
-        cfg_context: 0,
-        row_pad_zero: 0,
-        dst_access_mode: 0,
-        addr_mode: 0,
-        addr_cnt_context: 0,
-        zero_write: 0,
-        read_intf_sel: 0,
-        ovrd_thread_id: 0,
-        concat: 0,
-        ctxt_ctrl: 0,
-        flush: 0,
-        last: 1,
-    };
-    pacr(&mut ctx, insn).expect("a modelled PACR");
+    let (e, warnings) = pack_64_int16(&mut l1, 0x100, 0x0001, |row, col| {
+        0xa000_0000 | (row << 20) | (col << 16) | 0x5555
+    });
+    assert_eq!(e, None, "a modelled PACR");
     assert!(warnings.is_empty(), "{warnings:?}");
     let mut want = [0u8; 128];
     for row in 0..4 {
@@ -109,9 +61,15 @@ impl crate::TensixMemory for DatumByDatum {
     }
 }
 
-/// One PACR of 64 INT16 datums (rows 0..3 of Dst) to the data stream at `(dest + 1) * 16`;
-/// returns its error, if any.
-fn pack_64_int16(mem: &mut dyn crate::TensixMemory, dest: u32) -> Option<String> {
+/// One PACR (`Last`) of 64 INT16 datums — the upper halves of `dst(row, col)`, rows 0..3 of
+/// a 32-bit Dst — to the data stream at `(dest + 1) * 16`, edge mask `mask` on every row;
+/// returns its error, if any, and its warnings.
+fn pack_64_int16(
+    mem: &mut dyn crate::TensixMemory,
+    dest: u32,
+    mask: u32,
+    dst: impl Fn(u32, u32) -> u32,
+) -> (Option<String>, Vec<crate::TensixError>) {
     use crate::src_banks::SrcBanks;
     use crate::state::TensixState;
     use crate::Mode;
@@ -125,7 +83,7 @@ fn pack_64_int16(mem: &mut dyn crate::TensixMemory, dest: u32) -> Option<String>
         (f::THCON_SEC0_REG1_L1_Dest_addr, dest),
         (f::PCK_DEST_RD_CTRL_Read_32b_data, 1),
         (f::PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16),
-        (f::PCK_EDGE_OFFSET_SEC0_mask, 0xffff),
+        (f::PCK_EDGE_OFFSET_SEC0_mask, mask),
     ] {
         st.cfg.set(t, fl, v);
     }
@@ -133,12 +91,7 @@ fn pack_64_int16(mem: &mut dyn crate::TensixMemory, dest: u32) -> Option<String>
     let dcfg = st.dest_access_cfg(t);
     for row in 0..4u32 {
         for col in 0..16u32 {
-            st.dst.write32(
-                row,
-                col as usize,
-                0xa000_0000 | (row << 20) | (col << 16),
-                dcfg,
-            );
+            st.dst.write32(row, col as usize, dst(row, col), dcfg);
         }
     }
     let banks = SrcBanks::default();
@@ -167,7 +120,8 @@ fn pack_64_int16(mem: &mut dyn crate::TensixMemory, dest: u32) -> Option<String>
         flush: 0,
         last: 1,
     };
-    pacr(&mut ctx, insn).err().map(|e| e.message)
+    let e = pacr(&mut ctx, insn).err().map(|e| e.message);
+    (e, warnings)
 }
 
 /// The packer gathers a PACR's data-stream bytes into one L1 write: the same bytes land, and
@@ -183,8 +137,9 @@ fn packer_gathered_writes_land_and_fail_as_datum_by_datum_writes() {
         let mut single = DatumByDatum(FlatL1::blackhole());
         gathered.bytes.fill(0xee);
         single.0.bytes.fill(0xee);
-        let e1 = pack_64_int16(&mut gathered, dest);
-        let e2 = pack_64_int16(&mut single, dest);
+        let upper = |row: u32, col: u32| 0xa000_0000 | (row << 20) | (col << 16);
+        let (e1, _) = pack_64_int16(&mut gathered, dest, 0xffff, upper);
+        let (e2, _) = pack_64_int16(&mut single, dest, 0xffff, upper);
         assert_eq!(e1, e2, "dest {dest:#x}");
         assert!(
             gathered.bytes == single.0.bytes,

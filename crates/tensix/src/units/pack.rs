@@ -72,36 +72,59 @@ fn intermediate(ctx: &Ctx) -> u32 {
 /// its dispatch, so nothing can look in between. Only bytes that L1 holds are gathered
 /// ([`crate::TensixMemory::holds`]); a write that would fail is made at once, after the
 /// gathered ones, and fails exactly where the datum-by-datum write did.
+#[inline]
 fn emit(ctx: &mut Ctx, value: u32, nbits: u32) -> UnitResult {
-    let st = &mut ctx.state.packers[0];
-    let (mut acc, mut n) = st.partial;
-    acc |= (value as u64) << n;
-    n += nbits;
+    if gather(ctx, value, nbits) {
+        Ok(())
+    } else {
+        emit_with_flush(ctx, value, nbits)
+    }
+}
+
+/// The common case of [`emit`], without a `Result` in the way: the datum's whole bytes join
+/// the gathered ones, which they continue, in L1. False, changing nothing, otherwise.
+#[inline(always)]
+fn gather(ctx: &mut Ctx, value: u32, nbits: u32) -> bool {
+    let st = &ctx.state.packers[0];
+    let (acc, n) = st.partial;
+    let acc = acc | (value as u64) << n;
     // At most 7 bits wait and 32 arrive: up to 4 whole bytes leave.
-    let mut out = [0u8; 8];
-    let mut len = 0;
-    while n >= 8 {
-        out[len] = acc as u8;
-        len += 1;
-        acc >>= 8;
-        n -= 8;
-    }
-    st.partial = (acc, n);
+    let len = ((n + nbits) / 8) as usize;
     let addr = st.data_addr.unwrap_or(0);
-    st.data_addr = Some(addr + len as u32);
-    if !ctx.mem.holds(addr, len) {
-        return l1_write(ctx, addr, &out[..len]);
-    }
-    let st = &mut ctx.state.packers[0];
-    if !st.pending.is_empty() && st.pending_at + st.pending.len() as u32 != addr {
-        flush(ctx)?;
+    let continues = st.pending.is_empty() || st.pending_at + st.pending.len() as u32 == addr;
+    if !continues || !ctx.mem.holds(addr, len) {
+        return false;
     }
     let st = &mut ctx.state.packers[0];
     if st.pending.is_empty() {
         st.pending_at = addr;
     }
-    st.pending.extend_from_slice(&out[..len]);
-    Ok(())
+    for k in 0..len {
+        st.pending.push((acc >> (8 * k)) as u8);
+    }
+    st.partial = (acc >> (8 * len), (n + nbits) % 8);
+    st.data_addr = Some(addr + len as u32);
+    true
+}
+
+/// [`emit`] where [`gather`] cannot: after the gathered bytes are written, gathered anew when
+/// L1 holds the datum's bytes, else written at once (failing where L1 does not hold them).
+#[cold]
+#[inline(never)]
+fn emit_with_flush(ctx: &mut Ctx, value: u32, nbits: u32) -> UnitResult {
+    flush(ctx)?;
+    if gather(ctx, value, nbits) {
+        return Ok(());
+    }
+    let st = &mut ctx.state.packers[0];
+    let (acc, n) = st.partial;
+    let acc = acc | (value as u64) << n;
+    let len = ((n + nbits) / 8) as usize;
+    st.partial = (acc >> (8 * len), (n + nbits) % 8);
+    let addr = st.data_addr.unwrap_or(0);
+    st.data_addr = Some(addr + len as u32);
+    let out = acc.to_le_bytes();
+    ctx.write_l1(addr, out.get(..len).unwrap_or(&[]))
 }
 
 /// Writes the gathered data-stream bytes (see [`emit`]).

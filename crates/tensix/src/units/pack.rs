@@ -135,10 +135,11 @@ fn flush(ctx: &mut Ctx) -> UnitResult {
     } else {
         ctx.write_l1(ctx.state.packers[0].pending_at, &bytes)
     };
-    // Keep the buffer's allocation for the next PACR.
+    // Keep the buffer's allocation for the next PACR; nothing is pending anywhere.
     let st = &mut ctx.state.packers[0];
     st.pending = bytes;
     st.pending.clear();
+    st.pending_at = 0;
     r
 }
 

@@ -22,7 +22,8 @@
 # 130 L1 banks) and is used in its place. On a system of several chips (BHEMU_SYSTEM=p300,
 # docs/multi-chip.md) tt-metal computes key 16188023681421878846, which the wheel does not ship
 # either: the same variant stands in for it (the Tensix and Ethernet firmware do not depend on
-# the number of chips).
+# the number of chips), all but the active-Ethernet firmware, which tt-metal runs in a build the
+# wheel lacks (scripts/metal/build-active-erisc.sh makes it).
 #
 # Usage: scripts/setup-metal-runtime.sh [OUT]    (default .cache/metal-runtime)
 # Idempotent; fetches the wheel with scripts/fetch-ttnn.sh when missing. Prints OUT at the end.
@@ -88,7 +89,16 @@ PY
   ln -sfn "$FW_VARIANT" "$pre/$JIT_KEY"
   echo "$wheel" >"$out/READY"
 fi
-ln -sfn "$FW_VARIANT" "$out/root/tt_metal/pre-compiled/$SYSTEM_KEY"
+# The system key's directory: the variant's firmware, but for the active-Ethernet firmware, which
+# tt-metal runs in its one-ERISC build under a simulator and the wheel ships only in the two-ERISC
+# one; scripts/metal/build-active-erisc.sh builds it into active_erisc/ with tt-metal's own JIT.
+sys_dir="$out/root/tt_metal/pre-compiled/$SYSTEM_KEY"
+[ -L "$sys_dir" ] && rm -f "$sys_dir"
+mkdir -p "$sys_dir"
+for fw in "$out/root/tt_metal/pre-compiled/$FW_VARIANT"/*/; do
+  name="$(basename "$fw")"
+  [ "$name" = active_erisc ] || ln -sfn "../$FW_VARIANT/$name" "$sys_dir/$name"
+done
 
 # The compiler driver is the project's own file: link it (not copy) so edits take effect.
 mkdir -p "$(dirname "$driver_dst")"

@@ -9,7 +9,9 @@
 #   4. builds the C++ host tests tests/metal/*.cpp against libtt_metal.so (host g++, C++20); each
 #      gets the kernel directory tests/metal/kernels as its argument;
 #   5. runs each in a scratch directory with TT_METAL_SIMULATOR, TT_METAL_RUNTIME_ROOT,
-#      TT_METAL_SLOW_DISPATCH_MODE=1 and a fresh TT_METAL_CACHE. A test passes when it exits 0 and
+#      TT_METAL_SLOW_DISPATCH_MODE=1 and a fresh TT_METAL_CACHE; a test named p300_* on a P300
+#      (BHEMU_SYSTEM=p300), after scripts/metal/build-active-erisc.sh has built the
+#      active-Ethernet firmware tt-metal runs there (others on the default one-chip p150). A test passes when it exits 0 and
 #      bhemu printed no device-fault line on stderr. A test named hang_* launches a kernel that never
 #      finishes: it passes when bhemu's hang report naming a stuck BRISC appears on stderr within
 #      BHEMU_METAL_HANG_WAIT seconds (default 60) of its start; the program is then stopped.
@@ -75,11 +77,21 @@ for t in "${tests[@]}"; do
   [ -f "$src" ] || { log "no test $src"; fail=1; continue; }
   g++ -std=c++20 -O1 -Wall -Wno-invalid-offsetof -o "$bin/$t" "$src" -Itests/metal \
     -L"$rt/lib" -l:libtt_metal.so -Wl,-rpath,"$rt/lib"
+  # A p300_* test runs on a P300 (two chips), with the one-ERISC active-Ethernet firmware.
+  system=p150
+  if [[ "$t" == p300_* ]]; then
+    system=p300
+    if ! bash scripts/metal/build-active-erisc.sh "$rt" "$sim"; then
+      log "FAIL $t: no active-Ethernet firmware"
+      fail=1
+      continue
+    fi
+  fi
   work="$(mktemp -d "${TMPDIR:-/tmp}/bhemu-metal-$t.XXXXXX")"
   start=$EPOCHREALTIME
   set +e
   (cd "$work" &&
-    exec env TT_METAL_RUNTIME_ROOT="$rt/root" TT_METAL_SIMULATOR="$sim/libttsim.so" \
+    exec env BHEMU_SYSTEM="$system" TT_METAL_RUNTIME_ROOT="$rt/root" TT_METAL_SIMULATOR="$sim/libttsim.so" \
       TT_METAL_SLOW_DISPATCH_MODE=1 TT_METAL_CACHE="$work/cache" \
       timeout "${BHEMU_METAL_TIMEOUT:-300}" "$bin/$t" "$repo/tests/metal/kernels") >"$work/stdout" 2>"$work/stderr" &
   pid=$!

@@ -25,8 +25,10 @@ struct xy_pair {
     std::size_t y;
 };
 
-// Only the value the tests pass: a Tensix worker core.
-enum class CoreType : int { WORKER = 12 };
+// The values the tests pass: an Ethernet core and a Tensix worker core (tt-umd's enumeration:
+// ARC, DRAM, ACTIVE_ETH, IDLE_ETH, PCIE, TENSIX, ROUTER_ONLY, SECURITY, L2CPU, DISPATCH, HARVESTED,
+// ETH, WORKER).
+enum class CoreType : int { ETH = 11, WORKER = 12 };
 
 // Tensix data formats (the values the hardware's format fields use).
 enum class DataFormat : std::uint8_t { Float32 = 0, Float16_b = 5, UInt32 = 24 };
@@ -99,6 +101,26 @@ struct ComputeConfig {
 static_assert(sizeof(ComputeConfig) == 200);
 static_assert(offsetof(ComputeConfig, third_flag) == 0x22);
 
+// An Ethernet-core kernel's configuration (laid out as the library's own from_flatbuffer builds
+// it: mode and NoC bytes at +0 and +1, the processor at +4, the containers from +8, the
+// optimisation level at +0x88, the NoC mode at +0x89).
+enum class Eth : std::uint8_t { SENDER = 0, RECEIVER = 1, IDLE = 2 };
+struct EthernetConfig {
+    Eth eth_mode = Eth::SENDER;
+    NOC noc = NOC::NOC_0;
+    DataMovementProcessor processor = DataMovementProcessor::RISCV_0;
+    std::vector<std::uint32_t> compile_args;
+    std::map<std::string, std::string> defines;
+    std::unordered_map<std::string, std::uint32_t> named_compile_args;
+    KernelBuildOptLevel opt_level = KernelBuildOptLevel::Os;
+    NOC_MODE noc_mode = NOC_MODE::DM_DEDICATED_NOC;
+};
+static_assert(offsetof(EthernetConfig, compile_args) == 0x8);
+static_assert(offsetof(EthernetConfig, defines) == 0x20);
+static_assert(offsetof(EthernetConfig, named_compile_args) == 0x50);
+static_assert(offsetof(EthernetConfig, opt_level) == 0x88);
+static_assert(offsetof(EthernetConfig, noc_mode) == 0x89);
+
 using KernelConfig = std::variant<DataMovementConfig, ComputeConfig>;
 static_assert(sizeof(KernelConfig) == 208);  // index byte at +0xc8
 
@@ -126,6 +148,8 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
 Program CreateProgram();
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
                           const KernelConfig& config);
+KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
+                          const EthernetConfig& config);
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
                     std::span<const std::uint32_t> runtime_args);
 
@@ -136,6 +160,15 @@ class MeshDevice {
 public:
     static std::shared_ptr<MeshDevice> create_unit_mesh(
         int device_id,
+        std::size_t l1_small_size,
+        std::size_t trace_region_size,
+        std::size_t num_command_queues,
+        const DispatchCoreConfig& dispatch_core_config,
+        std::span<const std::uint32_t> l1_bank_remap,
+        std::size_t worker_l1_size);
+    // One single-device mesh per id (a system of several chips, docs/multi-chip.md).
+    static std::map<int, std::shared_ptr<MeshDevice>> create_unit_meshes(
+        const std::vector<int>& device_ids,
         std::size_t l1_small_size,
         std::size_t trace_region_size,
         std::size_t num_command_queues,

@@ -51,7 +51,14 @@ pub struct PackerState {
     /// `pending_at` on (see [`emit`]); empty between instructions.
     pub pending: Vec<u8>,
     pub pending_at: u32,
+    /// L1 holds every byte from `pending_at` up to here (asked of the memory ahead of the
+    /// stream, [`gather`]); 0 when nothing is pending.
+    pub held_to: u32,
 }
+
+/// How far ahead of the data stream [`gather`] asks whether L1 holds it: once per this many
+/// bytes rather than once per datum.
+const HELD_AHEAD: u32 = 4096;
 
 /// `IntermediateFormat`: `ALU_FORMAT_SPEC_REG_Dstacc_val` when overridden, else
 /// `ALU_FORMAT_SPEC_REG2_Dstacc`.
@@ -92,16 +99,26 @@ fn gather(ctx: &mut Ctx, value: u32, nbits: u32) -> bool {
     let len = ((n + nbits) / 8) as usize;
     let addr = st.data_addr.unwrap_or(0);
     let continues = st.pending.is_empty() || st.pending_at + st.pending.len() as u32 == addr;
-    if !continues || !ctx.mem.holds(addr, len) {
+    if !continues {
         return false;
     }
+    let end = u64::from(addr) + len as u64;
+    let held_to = if st.pending.is_empty() { 0 } else { st.held_to };
+    let held_to = if end <= u64::from(held_to) {
+        held_to
+    } else if addr.checked_add(HELD_AHEAD).is_some() && ctx.mem.holds(addr, HELD_AHEAD as usize) {
+        addr + HELD_AHEAD
+    } else if ctx.mem.holds(addr, len) {
+        end as u32
+    } else {
+        return false;
+    };
     let st = &mut ctx.state.packers[0];
     if st.pending.is_empty() {
         st.pending_at = addr;
     }
-    for k in 0..len {
-        st.pending.push((acc >> (8 * k)) as u8);
-    }
+    st.held_to = held_to;
+    st.pending.extend_from_slice(&acc.to_le_bytes()[..len]);
     st.partial = (acc >> (8 * len), (n + nbits) % 8);
     st.data_addr = Some(addr + len as u32);
     true
@@ -140,6 +157,7 @@ fn flush(ctx: &mut Ctx) -> UnitResult {
     st.pending = bytes;
     st.pending.clear();
     st.pending_at = 0;
+    st.held_to = 0;
     r
 }
 

@@ -361,8 +361,12 @@ fn unpack_datums(ctx: &mut Ctx, u: usize, input: &Input, out: &Output, zero: boo
     let mut exp_addr16 = input.exp_addr16;
     let mut out_addr = out.addr;
     let mut exp_cache: Option<(u64, u8)> = None;
+    let mut rows = RowReader::new(input);
     for i in 0..input.count {
-        let bits = read_bits(ctx, datum_bit, dbits as u32)?;
+        let bits = match rows.datum(ctx, input, i, datum_bit) {
+            Some(b) => b,
+            None => read_bits(ctx, datum_bit, dbits as u32)?,
+        };
         datum_bit += dbits;
         if (i + 1) % row_width == 0 {
             datum_bit = input
@@ -413,6 +417,62 @@ fn unpack_datums(ctx: &mut Ctx, u: usize, input: &Input, out: &Output, zero: boo
         }
     }
     Ok(Some(()))
+}
+
+/// Whole-byte datums without shared exponents (8, 16 or 32 bits) are read a row of L1 at a
+/// time (the span the unpacker reads before stepping by the row stride) rather than datum by
+/// datum: the same bytes, so the same values. A row not wholly in L1 is read datum by datum,
+/// so the first datum that cannot be read fails as before, after the ones before it were
+/// written.
+struct RowReader {
+    on: bool,
+    bytes: usize,
+    /// The row's bytes and the bit address of its first.
+    buf: [u8; 128],
+    base: u64,
+    /// Whether `buf` holds the current row.
+    held: bool,
+}
+
+impl RowReader {
+    fn new(input: &Input) -> Self {
+        let on = !input.fmt.is_bfp()
+            && matches!(input.dbits, 8 | 16 | 32)
+            && input.datum_bit.is_multiple_of(8)
+            && input.row_width as u64 * input.dbits <= 128 * 8;
+        RowReader {
+            on,
+            bytes: (input.dbits / 8) as usize,
+            buf: [0; 128],
+            base: 0,
+            held: false,
+        }
+    }
+
+    /// Datum `i` (at bit address `bit`) from the row read, or `None` to read it alone.
+    #[inline(always)] // per datum
+    fn datum(&mut self, ctx: &mut Ctx, input: &Input, i: u32, bit: u64) -> Option<u32> {
+        if !self.on {
+            return None;
+        }
+        if i == 0 || i.is_multiple_of(input.row_width) {
+            let n = (input.row_width - i % input.row_width).min(input.count - i) as usize;
+            let len = n * self.bytes;
+            let addr = (bit / 8) as u32;
+            self.held = ctx.mem.holds(addr, len) && ctx.mem.read(addr, &mut self.buf[..len]).is_ok();
+            self.base = bit;
+        }
+        if !self.held {
+            return None;
+        }
+        let at = ((bit - self.base) / 8) as usize;
+        let b = &self.buf[at..at + self.bytes];
+        Some(match self.bytes {
+            1 => u32::from(b[0]),
+            2 => u32::from(u16::from_le_bytes([b[0], b[1]])),
+            _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+        })
+    }
 }
 
 /// Writes one datum at output address `out_addr`: a SrcB row, a SrcA row (after the column

@@ -187,3 +187,122 @@ fn narrow_bfp_unpacks_as_its_8_bit_form() {
     }
     assert!(convert(Bfp4, Bf16, 1, 127, false, false, false).is_err());
 }
+
+/// A memory that cannot say where L1 is: the unpacker then reads datum by datum.
+struct DatumByDatum(crate::units::FlatL1);
+
+impl crate::TensixMemory for DatumByDatum {
+    fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String> {
+        self.0.read(addr, buf)
+    }
+    fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String> {
+        self.0.write(addr, data)
+    }
+}
+
+/// One UNPACR of `count` datums of `fmt` (unpacked as `out`) from the tile at 16-byte unit
+/// `base` into SrcA; returns its error, if any, and SrcA.
+fn unpack_to_src_a(
+    mem: &mut dyn crate::TensixMemory,
+    fmt: DataFormat,
+    out: DataFormat,
+    base: u32,
+    count: u32,
+) -> (Option<String>, crate::state::SrcData) {
+    use crate::src_banks::SrcBanks;
+    use crate::state::cfg_fields as f;
+    use crate::state::{Coord, TensixState};
+    let mut st = TensixState::new();
+    let t = 0;
+    let sid = st.cfg.state_id(t);
+    st.cfg
+        .write_word(sid, f::THCON_SEC0_REG0_TileDescriptor_ADDR32, fmt.code() | 0x10 | (1024 << 16));
+    st.cfg
+        .write_word(sid, f::THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1, 1);
+    for (fl, v) in [
+        (f::THCON_SEC0_REG2_Out_data_format, out.code()),
+        (f::THCON_SEC0_REG3_Base_address, base),
+        (f::UNP0_ADDR_BASE_REG_1_Base, 128),
+        (f::SRCA_SET_SetOvrdWithAddr, 1),
+    ] {
+        st.cfg.set(t, fl, v);
+    }
+    st.adcs[t].unpacker[0][0].set_both(Coord::X, 0);
+    st.adcs[t].unpacker[0][1].set_both(Coord::X, count - 1);
+    let banks = SrcBanks::default();
+    let mut warnings = Vec::new();
+    let mut ctx = Ctx {
+        state: &mut st,
+        banks: &banks,
+        mem,
+        thread: t,
+        cycle: 0,
+        word: 0,
+        mode: crate::Mode::Strict,
+        warnings: &mut warnings,
+    };
+    let insn = bhemu_isa::tensix::blackhole::operands::Unpacr {
+        unpack_block_selection: 0,
+        addr_mode: 0,
+        cfg_context_cnt_inc: 0,
+        cfg_context_id: 0,
+        addr_cnt_context_id: 0,
+        ovrd_thread_id: 0,
+        set_dat_valid: 0,
+        srcb_bcast: 0,
+        zero_write2: 0,
+        auto_inc_context_id: 0,
+        row_search: 0,
+        search_cache_flush: 0,
+        last: 0,
+    };
+    let e = super::unpacr(&mut ctx, insn).err().map(|e| e.message);
+    (e, st.src_a.clone())
+}
+
+/// Whole-byte datums are read a row of L1 at a time: every format of 8, 16 and 32 bits gives
+/// SrcA what reading datum by datum gives, and an input that runs off the end of L1 fails at
+/// the same datum with the same error, the datums before it written.
+#[test]
+fn unpacker_row_reads_give_what_datum_reads_give() {
+    use crate::units::FlatL1;
+    let end = 1536 * 1024u32;
+    let mut seed = 0x1234_5678u32;
+    let mut fill = |l1: &mut FlatL1| {
+        for b in l1.bytes.iter_mut() {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            *b = (seed >> 16) as u8;
+        }
+    };
+    let mut bytes = FlatL1::blackhole();
+    fill(&mut bytes);
+    for (fmt, out) in [
+        (Bf16, Bf16),
+        (Fp16, Fp16),
+        (Fp32, Bf16),
+        (Fp32, Fp16),
+        (Fp32, Tf32),
+        (Int8, Int8),
+        (Fp8, Fp8),
+        (Int16, Int16),
+    ] {
+        let bytes_per = fmt.datum_bits() / 8;
+        // Inside L1; and ending 100 datums into an input that runs off its end.
+        for base in [0x100, (end - 100 * bytes_per) / 16 - 1] {
+            let mut rows = FlatL1 { bytes: bytes.bytes.clone() };
+            let mut single = DatumByDatum(FlatL1 { bytes: bytes.bytes.clone() });
+            let (e1, a1) = unpack_to_src_a(&mut rows, fmt, out, base, 1024);
+            let (e2, a2) = unpack_to_src_a(&mut single, fmt, out, base, 1024);
+            assert_eq!(e1, e2, "{} base {base:#x}", fmt.name());
+            assert!(a1 == a2, "{} base {base:#x}: SrcA differs", fmt.name());
+            if base == 0x100 {
+                assert_eq!(e1, None, "{}", fmt.name());
+            } else {
+                let e = e1.unwrap_or_default();
+                assert!(e.contains("UNPACR") || e.contains(&format!("{end:#x}")), "{}: {e}", fmt.name());
+                // The datums before the end were written.
+                assert!(a1 != crate::state::SrcData::new(), "{}", fmt.name());
+            }
+        }
+    }
+}

@@ -121,6 +121,21 @@ impl TensixMemory for FlatL1 {
     }
 }
 
+/// A memory that cannot say where L1 is ([`TensixMemory::holds`] false): a unit then reads
+/// and writes datum by datum, which its tests compare with what it does in bulk.
+#[cfg(test)]
+pub(crate) struct DatumByDatum(pub FlatL1);
+
+#[cfg(test)]
+impl TensixMemory for DatumByDatum {
+    fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String> {
+        self.0.read(addr, buf)
+    }
+    fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String> {
+        self.0.write(addr, data)
+    }
+}
+
 /// Everything a unit function may touch, plus where it runs (for errors).
 pub struct Ctx<'a> {
     pub state: &'a mut TensixState,

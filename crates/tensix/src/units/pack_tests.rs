@@ -49,17 +49,7 @@ fn packer_edge_mask_writes_zero_of_the_intermediate_width() {
     assert_eq!(l1.bytes[0x1010 + 128], 0xee);
 }
 
-/// A memory that cannot say where L1 is: the packer then writes datum by datum.
-struct DatumByDatum(crate::units::FlatL1);
-
-impl crate::TensixMemory for DatumByDatum {
-    fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String> {
-        self.0.read(addr, buf)
-    }
-    fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String> {
-        self.0.write(addr, data)
-    }
-}
+use crate::units::DatumByDatum;
 
 /// One PACR (`Last`) of 64 INT16 datums — the upper halves of `dst(row, col)`, rows 0..3 of
 /// a 32-bit Dst — to the data stream at `(dest + 1) * 16`, edge mask `mask` on every row;

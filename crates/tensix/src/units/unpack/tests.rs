@@ -188,17 +188,7 @@ fn narrow_bfp_unpacks_as_its_8_bit_form() {
     assert!(convert(Bfp4, Bf16, 1, 127, false, false, false).is_err());
 }
 
-/// A memory that cannot say where L1 is: the unpacker then reads datum by datum.
-struct DatumByDatum(crate::units::FlatL1);
-
-impl crate::TensixMemory for DatumByDatum {
-    fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), String> {
-        self.0.read(addr, buf)
-    }
-    fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), String> {
-        self.0.write(addr, data)
-    }
-}
+use crate::units::DatumByDatum;
 
 /// One UNPACR of `count` datums of `fmt` (unpacked as `out`) from the tile at 16-byte unit
 /// `base` into SrcA; returns its error, if any, and SrcA.

@@ -6,7 +6,7 @@ use bhemu_isa::tensix::blackhole::operands::Unpacr;
 
 use super::fields::{fields, Fields};
 use super::{convert, read_bits, tile_descriptor, TileDescriptor};
-use crate::formats::DataFormat;
+use crate::formats::{write_src_bf16, write_src_fp16, write_src_int16, DataFormat};
 use crate::state::cfg_fields as f;
 use crate::state::{Coord, DestAccessCfg, SrcData};
 use crate::units::{Ctx, UnitResult};
@@ -362,7 +362,25 @@ fn unpack_datums(ctx: &mut Ctx, u: usize, input: &Input, out: &Output, zero: boo
     let mut out_addr = out.addr;
     let mut exp_cache: Option<(u64, u8)> = None;
     let mut rows = RowReader::new(input);
-    for i in 0..input.count {
+    let src16 = Src16::of(input, out, zero);
+    let mut i = 0;
+    while i < input.count {
+        if let Some(conv) = src16 {
+            if i.is_multiple_of(row_width) {
+                let n = (row_width - i % row_width).min(input.count - i);
+                if src16_row(ctx, u, out, conv, datum_bit, out_addr, n) {
+                    i += n;
+                    out_addr += n;
+                    datum_bit += dbits * u64::from(n);
+                    if i.is_multiple_of(row_width) {
+                        datum_bit = input
+                            .wrap
+                            .bits(datum_bit - dbits * u64::from(row_width) + input.row_stride_bits);
+                    }
+                    continue;
+                }
+            }
+        }
         let bits = match rows.datum(ctx, input, i, datum_bit) {
             Some(b) => b,
             None => read_bits(ctx, datum_bit, dbits as u32)?,
@@ -415,8 +433,87 @@ fn unpack_datums(ctx: &mut Ctx, u: usize, input: &Input, out: &Output, zero: boo
             datum = 0;
             out_addr += 1;
         }
+        i += 1;
     }
     Ok(Some(()))
+}
+
+/// The most common UNPACR, a 16-bit format into SrcA or SrcB unchanged in format (BF16, FP16,
+/// INT16 in and out), one output per datum, no zeroing, column shift or transpose: a row of L1
+/// becomes Src datums in one pass, by [`convert`]'s rule for these formats (the datum placed in
+/// Src's 19-bit layout) and [`write_datum`]'s addressing. Where anything else applies the
+/// datum loop does it; [`src16_row`] also leaves to it a row not wholly in L1 or one whose
+/// SrcA rows the general path must judge.
+#[derive(Clone, Copy)]
+enum Src16 {
+    Bf16,
+    Fp16,
+    Int16,
+}
+
+impl Src16 {
+    fn of(input: &Input, out: &Output, zero: bool) -> Option<Src16> {
+        use DataFormat as D;
+        let plain = !zero
+            && !out.to_dst
+            && out.upsample_zeroes == 0
+            && !out.transpose
+            && out.col_shift == 0
+            && input.dbits == 16
+            && input.datum_bit.is_multiple_of(8)
+            && input.fmt == input.out_fmt;
+        if !plain {
+            return None;
+        }
+        match input.fmt {
+            D::Bf16 => Some(Src16::Bf16),
+            D::Fp16 => Some(Src16::Fp16),
+            D::Int16 => Some(Src16::Int16),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn datum(self, v: u16) -> u32 {
+        match self {
+            Src16::Bf16 => write_src_bf16(v),
+            Src16::Fp16 => write_src_fp16(v),
+            Src16::Int16 => write_src_int16(v),
+        }
+    }
+}
+
+/// `n` datums of one L1 row from bit address `bit` to Src from output address `out_addr`
+/// ([`Src16`]); false, having done nothing, where the datum loop must do them.
+fn src16_row(ctx: &mut Ctx, u: usize, out: &Output, conv: Src16, bit: u64, out_addr: u32, n: u32) -> bool {
+    let len = n as usize * 2;
+    let addr = (bit / 8) as u32;
+    let mut buf = [0u8; 64];
+    if len > buf.len() || !ctx.mem.holds(addr, len) || ctx.mem.read(addr, &mut buf[..len]).is_err() {
+        return false;
+    }
+    let (first, last) = (out_addr / 16, (out_addr + n - 1) / 16);
+    // SrcA: output rows below 4 are not written, and past `SrcRow` a row must stay below 16
+    // (else the page's UndefinedBehaviour, which the datum loop reports).
+    if u == 0 && (first < 4 || (!out.set_ovrd && last - 4 >= 16)) {
+        return false;
+    }
+    for (k, pair) in buf[..len].chunks_exact(2).enumerate() {
+        let a = out_addr + k as u32;
+        let (row, col) = (a / 16, (a & 15) as usize);
+        let datum = conv.datum(u16::from_le_bytes([pair[0], pair[1]]));
+        if u == 1 {
+            let r = SrcData::row_index(row + out.src_row_base);
+            ctx.state.src_b.write(out.bank, r, col, datum);
+        } else {
+            let r = row - 4;
+            let r = if out.set_ovrd { r & 63 } else { r + out.src_row_base };
+            ctx.state
+                .src_a
+                .write(out.bank, SrcData::row_index(r), col, datum);
+        }
+    }
+    true
 }
 
 /// Whole-byte datums without shared exponents (8, 16 or 32 bits) are read a row of L1 at a

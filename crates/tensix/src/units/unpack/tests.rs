@@ -190,35 +190,60 @@ fn narrow_bfp_unpacks_as_its_8_bit_form() {
 
 use crate::units::DatumByDatum;
 
+/// How [`unpack_to_src`] unpacks: which unpacker (0: SrcA, 1: SrcB), whether SrcA rows wrap
+/// at 64 (`SetOvrdWithAddr`) or follow `SrcRow`, and `SrcRow`'s base.
+#[derive(Clone, Copy, Debug)]
+struct Unpacking {
+    unpacker: usize,
+    set_ovrd: bool,
+    src_row: u8,
+}
+
 /// One UNPACR of `count` datums of `fmt` (unpacked as `out`) from the tile at 16-byte unit
-/// `base` into SrcA; returns its error, if any, and SrcA.
-fn unpack_to_src_a(
+/// `base` into the unpacker's Src; returns its error, if any, and that Src.
+fn unpack_to_src(
     mem: &mut dyn crate::TensixMemory,
     fmt: DataFormat,
     out: DataFormat,
     base: u32,
     count: u32,
+    how: Unpacking,
 ) -> (Option<String>, crate::state::SrcData) {
     use crate::src_banks::SrcBanks;
     use crate::state::cfg_fields as f;
     use crate::state::{Coord, TensixState};
     let mut st = TensixState::new();
     let t = 0;
+    let u = how.unpacker;
     let sid = st.cfg.state_id(t);
-    st.cfg
-        .write_word(sid, f::THCON_SEC0_REG0_TileDescriptor_ADDR32, fmt.code() | 0x10 | (1024 << 16));
-    st.cfg
-        .write_word(sid, f::THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1, 1);
+    let (td, out_fmt, base_addr, out_base) = if u == 0 {
+        (
+            f::THCON_SEC0_REG0_TileDescriptor_ADDR32,
+            f::THCON_SEC0_REG2_Out_data_format,
+            f::THCON_SEC0_REG3_Base_address,
+            f::UNP0_ADDR_BASE_REG_1_Base,
+        )
+    } else {
+        (
+            f::THCON_SEC1_REG0_TileDescriptor_ADDR32,
+            f::THCON_SEC1_REG2_Out_data_format,
+            f::THCON_SEC1_REG3_Base_address,
+            f::UNP1_ADDR_BASE_REG_1_Base,
+        )
+    };
+    st.cfg.write_word(sid, td, fmt.code() | 0x10 | (1024 << 16));
+    st.cfg.write_word(sid, td + 1, 1);
     for (fl, v) in [
-        (f::THCON_SEC0_REG2_Out_data_format, out.code()),
-        (f::THCON_SEC0_REG3_Base_address, base),
-        (f::UNP0_ADDR_BASE_REG_1_Base, 128),
-        (f::SRCA_SET_SetOvrdWithAddr, 1),
+        (out_fmt, out.code()),
+        (base_addr, base),
+        (out_base, 128),
+        (f::SRCA_SET_SetOvrdWithAddr, how.set_ovrd as u32),
     ] {
         st.cfg.set(t, fl, v);
     }
-    st.adcs[t].unpacker[0][0].set_both(Coord::X, 0);
-    st.adcs[t].unpacker[0][1].set_both(Coord::X, count - 1);
+    st.unpackers[u].src_row[t] = how.src_row;
+    st.adcs[t].unpacker[u][0].set_both(Coord::X, 0);
+    st.adcs[t].unpacker[u][1].set_both(Coord::X, count - 1);
     let banks = SrcBanks::default();
     let mut warnings = Vec::new();
     let mut ctx = Ctx {
@@ -232,7 +257,7 @@ fn unpack_to_src_a(
         warnings: &mut warnings,
     };
     let insn = bhemu_isa::tensix::blackhole::operands::Unpacr {
-        unpack_block_selection: 0,
+        unpack_block_selection: u as u8,
         addr_mode: 0,
         cfg_context_cnt_inc: 0,
         cfg_context_id: 0,
@@ -247,12 +272,14 @@ fn unpack_to_src_a(
         last: 0,
     };
     let e = super::unpacr(&mut ctx, insn).err().map(|e| e.message);
-    (e, st.src_a.clone())
+    (e, if u == 0 { st.src_a.clone() } else { st.src_b.clone() })
 }
 
-/// Whole-byte datums are read a row of L1 at a time: every format of 8, 16 and 32 bits gives
-/// SrcA what reading datum by datum gives, and an input that runs off the end of L1 fails at
-/// the same datum with the same error, the datums before it written.
+/// Whole-byte datums are read a row of L1 at a time, and 16-bit ones unchanged in format go
+/// to Src a row at a time: every format of 8, 16 and 32 bits gives SrcA and SrcB what reading
+/// and writing datum by datum gives (SrcA rows wrapping at 64, or following `SrcRow` until a
+/// row past 16 stops the unpack), and an input that runs off the end of L1 fails at the same
+/// datum with the same error, the datums before it written.
 #[test]
 fn unpacker_row_reads_give_what_datum_reads_give() {
     use crate::units::FlatL1;
@@ -277,12 +304,13 @@ fn unpacker_row_reads_give_what_datum_reads_give() {
         (Int16, Int16),
     ] {
         let bytes_per = fmt.datum_bits() / 8;
+        let wrapping = Unpacking { unpacker: 0, set_ovrd: true, src_row: 0 };
         // Inside L1; and ending 100 datums into an input that runs off its end.
         for base in [0x100, (end - 100 * bytes_per) / 16 - 1] {
             let mut rows = FlatL1 { bytes: bytes.bytes.clone() };
             let mut single = DatumByDatum(FlatL1 { bytes: bytes.bytes.clone() });
-            let (e1, a1) = unpack_to_src_a(&mut rows, fmt, out, base, 1024);
-            let (e2, a2) = unpack_to_src_a(&mut single, fmt, out, base, 1024);
+            let (e1, a1) = unpack_to_src(&mut rows, fmt, out, base, 1024, wrapping);
+            let (e2, a2) = unpack_to_src(&mut single, fmt, out, base, 1024, wrapping);
             assert_eq!(e1, e2, "{} base {base:#x}", fmt.name());
             assert!(a1 == a2, "{} base {base:#x}: SrcA differs", fmt.name());
             if base == 0x100 {
@@ -292,6 +320,22 @@ fn unpacker_row_reads_give_what_datum_reads_give() {
                 assert!(e.contains("UNPACR") || e.contains(&format!("{end:#x}")), "{}: {e}", fmt.name());
                 // The datums before the end were written.
                 assert!(a1 != crate::state::SrcData::new(), "{}", fmt.name());
+            }
+        }
+        // SrcB, and SrcA following SrcRow: 256 datums fit its 16 rows, 400 run past them.
+        for how in [
+            Unpacking { unpacker: 1, set_ovrd: false, src_row: 0 },
+            Unpacking { unpacker: 1, set_ovrd: false, src_row: 40 },
+            Unpacking { unpacker: 0, set_ovrd: false, src_row: 8 },
+        ] {
+            for count in [256, 400] {
+                let mut rows = FlatL1 { bytes: bytes.bytes.clone() };
+                let mut single = DatumByDatum(FlatL1 { bytes: bytes.bytes.clone() });
+                let (e1, a1) = unpack_to_src(&mut rows, fmt, out, 0x200, count, how);
+                let (e2, a2) = unpack_to_src(&mut single, fmt, out, 0x200, count, how);
+                assert_eq!(e1, e2, "{} {how:?} {count}", fmt.name());
+                assert!(a1 == a2, "{} {how:?} {count}: Src differs", fmt.name());
+                assert!(a1 != crate::state::SrcData::new(), "{} {how:?}", fmt.name());
             }
         }
     }

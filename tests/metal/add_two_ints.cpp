@@ -7,25 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "host_helpers.hpp"
 #include "metal_abi.hpp"
 
 using namespace tt;
 using namespace tt::tt_metal;
 
-namespace {
-
-void put_u32(IDevice* dev, int channel, std::uint32_t addr, std::uint32_t v) {
-    std::uint8_t b[4] = {std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)};
-    detail::WriteToDeviceDRAMChannel(dev, channel, addr, std::span<const std::uint8_t>(b, 4));
-}
-
-std::uint32_t get_u32(IDevice* dev, int channel, std::uint32_t addr) {
-    std::uint8_t b[4] = {};
-    detail::ReadFromDeviceDRAMChannel(dev, channel, addr, std::span<std::uint8_t>(b, 4));
-    return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
-}
-
-}  // namespace
+using bhemu_test::get_u32;
+using bhemu_test::put_u32;
 
 int main(int argc, char** argv) {
     if (argc != 2) {

@@ -7,34 +7,14 @@
 #include <cstdio>
 #include <vector>
 
+#include "host_helpers.hpp"
 #include "metal_abi.hpp"
 
 using namespace tt;
 using namespace tt::tt_metal;
 
-namespace {
-
-// Distinct bytes at every offset, so a dropped, shifted or misrouted transfer cannot compare equal.
-std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
-    std::vector<std::uint8_t> v(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        v[i] = static_cast<std::uint8_t>((i * 7 + seed + (i >> 8) * 13) ^ (seed >> 3));
-    }
-    return v;
-}
-
-int compare(const char* what, const std::vector<std::uint8_t>& want, const std::vector<std::uint8_t>& got) {
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        if (want[i] != got[i]) {
-            std::fprintf(stderr, "FAIL %s: byte %zu reads %#04x, wrote %#04x\n", what, i, got[i], want[i]);
-            return 1;
-        }
-    }
-    std::printf("ok   %s: %zu bytes round-trip\n", what, want.size());
-    return 0;
-}
-
-}  // namespace
+using bhemu_test::compare;
+using bhemu_test::pattern;
 
 int main(int, char**) {
     auto t0 = std::chrono::steady_clock::now();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "host_helpers.hpp"
 #include "metal_abi.hpp"
 
 using namespace tt;
@@ -19,35 +20,10 @@ using namespace tt::tt_metal;
 
 namespace {
 
-std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
-    std::vector<std::uint8_t> v(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        v[i] = static_cast<std::uint8_t>((i * 7 + seed + (i >> 8) * 13) ^ (seed >> 3));
-    }
-    return v;
-}
-
-int compare(const std::string& what, const std::vector<std::uint8_t>& want, const std::vector<std::uint8_t>& got) {
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        if (want[i] != got[i]) {
-            std::fprintf(stderr, "FAIL %s: byte %zu reads %#04x, want %#04x\n", what.c_str(), i, got[i], want[i]);
-            return 1;
-        }
-    }
-    std::printf("ok   %s: %zu bytes\n", what.c_str(), want.size());
-    return 0;
-}
-
-void put_u32(IDevice* dev, int channel, std::uint32_t addr, std::uint32_t v) {
-    std::uint8_t b[4] = {std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)};
-    detail::WriteToDeviceDRAMChannel(dev, channel, addr, std::span<const std::uint8_t>(b, 4));
-}
-
-std::uint32_t get_u32(IDevice* dev, int channel, std::uint32_t addr) {
-    std::uint8_t b[4] = {};
-    detail::ReadFromDeviceDRAMChannel(dev, channel, addr, std::span<std::uint8_t>(b, 4));
-    return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
-}
+using bhemu_test::compare;
+using bhemu_test::get_u32;
+using bhemu_test::pattern;
+using bhemu_test::put_u32;
 
 // The two links of a P300 (tt-metal's p300 mesh graph descriptor; the channels tt-umd discovers).
 struct Link {

@@ -485,11 +485,20 @@ impl Src16 {
 
 /// `n` datums of one L1 row from bit address `bit` to Src from output address `out_addr`
 /// ([`Src16`]); false, having done nothing, where the datum loop must do them.
-fn src16_row(ctx: &mut Ctx, u: usize, out: &Output, conv: Src16, bit: u64, out_addr: u32, n: u32) -> bool {
+fn src16_row(
+    ctx: &mut Ctx,
+    u: usize,
+    out: &Output,
+    conv: Src16,
+    bit: u64,
+    out_addr: u32,
+    n: u32,
+) -> bool {
     let len = n as usize * 2;
     let addr = (bit / 8) as u32;
     let mut buf = [0u8; 64];
-    if len > buf.len() || !ctx.mem.holds(addr, len) || ctx.mem.read(addr, &mut buf[..len]).is_err() {
+    if len > buf.len() || !ctx.mem.holds(addr, len) || ctx.mem.read(addr, &mut buf[..len]).is_err()
+    {
         return false;
     }
     let (first, last) = (out_addr / 16, (out_addr + n - 1) / 16);
@@ -507,7 +516,11 @@ fn src16_row(ctx: &mut Ctx, u: usize, out: &Output, conv: Src16, bit: u64, out_a
             ctx.state.src_b.write(out.bank, r, col, datum);
         } else {
             let r = row - 4;
-            let r = if out.set_ovrd { r & 63 } else { r + out.src_row_base };
+            let r = if out.set_ovrd {
+                r & 63
+            } else {
+                r + out.src_row_base
+            };
             ctx.state
                 .src_a
                 .write(out.bank, SrcData::row_index(r), col, datum);
@@ -556,7 +569,8 @@ impl RowReader {
             let n = (input.row_width - i % input.row_width).min(input.count - i) as usize;
             let len = n * self.bytes;
             let addr = (bit / 8) as u32;
-            self.held = ctx.mem.holds(addr, len) && ctx.mem.read(addr, &mut self.buf[..len]).is_ok();
+            self.held =
+                ctx.mem.holds(addr, len) && ctx.mem.read(addr, &mut self.buf[..len]).is_ok();
             self.base = bit;
         }
         if !self.held {

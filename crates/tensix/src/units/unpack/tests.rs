@@ -272,7 +272,14 @@ fn unpack_to_src(
         last: 0,
     };
     let e = super::unpacr(&mut ctx, insn).err().map(|e| e.message);
-    (e, if u == 0 { st.src_a.clone() } else { st.src_b.clone() })
+    (
+        e,
+        if u == 0 {
+            st.src_a.clone()
+        } else {
+            st.src_b.clone()
+        },
+    )
 }
 
 /// Whole-byte datums are read a row of L1 at a time, and 16-bit ones unchanged in format go
@@ -304,11 +311,19 @@ fn unpacker_row_reads_give_what_datum_reads_give() {
         (Int16, Int16),
     ] {
         let bytes_per = fmt.datum_bits() / 8;
-        let wrapping = Unpacking { unpacker: 0, set_ovrd: true, src_row: 0 };
+        let wrapping = Unpacking {
+            unpacker: 0,
+            set_ovrd: true,
+            src_row: 0,
+        };
         // Inside L1; and ending 100 datums into an input that runs off its end.
         for base in [0x100, (end - 100 * bytes_per) / 16 - 1] {
-            let mut rows = FlatL1 { bytes: bytes.bytes.clone() };
-            let mut single = DatumByDatum(FlatL1 { bytes: bytes.bytes.clone() });
+            let mut rows = FlatL1 {
+                bytes: bytes.bytes.clone(),
+            };
+            let mut single = DatumByDatum(FlatL1 {
+                bytes: bytes.bytes.clone(),
+            });
             let (e1, a1) = unpack_to_src(&mut rows, fmt, out, base, 1024, wrapping);
             let (e2, a2) = unpack_to_src(&mut single, fmt, out, base, 1024, wrapping);
             assert_eq!(e1, e2, "{} base {base:#x}", fmt.name());
@@ -317,20 +332,40 @@ fn unpacker_row_reads_give_what_datum_reads_give() {
                 assert_eq!(e1, None, "{}", fmt.name());
             } else {
                 let e = e1.unwrap_or_default();
-                assert!(e.contains("UNPACR") || e.contains(&format!("{end:#x}")), "{}: {e}", fmt.name());
+                assert!(
+                    e.contains("UNPACR") || e.contains(&format!("{end:#x}")),
+                    "{}: {e}",
+                    fmt.name()
+                );
                 // The datums before the end were written.
                 assert!(a1 != crate::state::SrcData::new(), "{}", fmt.name());
             }
         }
         // SrcB, and SrcA following SrcRow: 256 datums fit its 16 rows, 400 run past them.
         for how in [
-            Unpacking { unpacker: 1, set_ovrd: false, src_row: 0 },
-            Unpacking { unpacker: 1, set_ovrd: false, src_row: 40 },
-            Unpacking { unpacker: 0, set_ovrd: false, src_row: 8 },
+            Unpacking {
+                unpacker: 1,
+                set_ovrd: false,
+                src_row: 0,
+            },
+            Unpacking {
+                unpacker: 1,
+                set_ovrd: false,
+                src_row: 40,
+            },
+            Unpacking {
+                unpacker: 0,
+                set_ovrd: false,
+                src_row: 8,
+            },
         ] {
             for count in [256, 400] {
-                let mut rows = FlatL1 { bytes: bytes.bytes.clone() };
-                let mut single = DatumByDatum(FlatL1 { bytes: bytes.bytes.clone() });
+                let mut rows = FlatL1 {
+                    bytes: bytes.bytes.clone(),
+                };
+                let mut single = DatumByDatum(FlatL1 {
+                    bytes: bytes.bytes.clone(),
+                });
                 let (e1, a1) = unpack_to_src(&mut rows, fmt, out, 0x200, count, how);
                 let (e2, a2) = unpack_to_src(&mut single, fmt, out, 0x200, count, how);
                 assert_eq!(e1, e2, "{} {how:?} {count}", fmt.name());

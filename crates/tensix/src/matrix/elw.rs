@@ -83,20 +83,15 @@ fn add_or_sub(
         } else {
             [0; 16]
         };
+        let b_in = if sub {
+            b_raw.map(|b| b ^ (1 << 18))
+        } else {
+            b_raw
+        };
         let new = lanes::in_lanes(
             #[inline(always)]
             || {
-                let mut t = TermLanes::default();
-                for j in 0..16 {
-                    let b = if sub { b_raw[j] ^ (1 << 18) } else { b_raw[j] };
-                    let x = datapath::add_term(
-                        Operand::read(a_raw[j], pa, true),
-                        Operand::read(b, pb, flush_b),
-                        mode,
-                        phase,
-                    );
-                    (t.negative[j], t.exp[j], t.sig[j]) = (x.negative, x.exp, x.sig);
-                }
+                let t = lanes::add_terms(&a_raw, &b_in, (pa, pb), flush_b, mode, phase);
                 lanes::accumulate_lanes(&[t], &old, mode)
             },
         );

@@ -31,6 +31,7 @@ pub mod config;
 pub mod exec;
 pub mod moves;
 pub mod pack;
+mod pack_rows;
 mod pack_stages;
 pub mod rwc;
 pub mod thcon;

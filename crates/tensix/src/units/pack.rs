@@ -197,31 +197,46 @@ fn emit_bfp_block(ctx: &mut Ctx, width: BfpWidth, a: bool) -> UnitResult {
 
 /// What the late conversion reads from the packer's configuration.
 #[derive(Clone, Copy)]
-struct LateCfg {
-    out_fmt: DataFormat,
+pub(super) struct LateCfg {
+    pub out_fmt: DataFormat,
     /// The BFP block width and whether it is a BFP*a format, for BFP outputs.
-    bfp: Option<(BfpWidth, bool)>,
+    pub bfp: Option<(BfpWidth, bool)>,
     /// `Pac_LF8_4b_exp`: FP8 output is E4M3, else E5M2.
-    e4m3: bool,
+    pub e4m3: bool,
     /// `Pack_L1_Acc`: add to what L1 holds instead of overwriting it.
-    l1_acc: bool,
+    pub l1_acc: bool,
+}
+
+/// The late conversion of one datum to an output of whole bytes: its bits and how many.
+/// `None` for BFP outputs (their datums gather into blocks of 16, [`late`]) and for pairs
+/// not modelled. Which pair converts how depends on the configuration alone, never on the
+/// datum's value: the packer's row path relies on that ([`super::pack_rows`]).
+#[inline(always)] // per datum
+pub(super) fn late_value(c: LateCfg, mid: Mid) -> Option<(u32, u32)> {
+    use DataFormat::*;
+    Some(match (c.out_fmt, mid) {
+        (Fp32 | Int32 | Tf32, Mid::B32(x)) => (x, 32),
+        (Fp32 | Tf32, Mid::B16(h)) => ((h as u32) << 16, 32),
+        (Fp32 | Tf32, Mid::F16(h)) => (late_fp16_to_fp32(h), 32),
+        (Bf16, Mid::B32(x)) => (x >> 16, 16),
+        (Fp16, Mid::B32(x)) => (late_fp32_to_fp16(x) as u32, 16),
+        (Bf16, Mid::F16(h)) => (late_fp16_to_bf16(h) as u32, 16),
+        (Bf16 | Fp16 | Int16, Mid::B16(h) | Mid::F16(h)) => (h as u32, 16),
+        (Fp8, Mid::F16(h)) if c.e4m3 => (late_fp16_to_fp8_e4m3(h) as u32, 8),
+        (Fp8, Mid::F16(h)) => (late_fp16_to_fp8_e5m2(h) as u32, 8),
+        (Int8, Mid::B8(b)) => (b as u32, 8),
+        _ => return None,
+    })
 }
 
 /// The late conversion of one datum and its write to L1 (BFP datums gather into blocks of 16).
 fn late(ctx: &mut Ctx, c: LateCfg, mid: Mid) -> UnitResult {
     use DataFormat::*;
+    if let Some((value, bits)) = late_value(c, mid) {
+        return store(ctx, c, value, bits);
+    }
     let bfp = c.bfp;
     match (c.out_fmt, mid) {
-        (Fp32 | Int32 | Tf32, Mid::B32(x)) => store(ctx, c, x, 32)?,
-        (Fp32 | Tf32, Mid::B16(h)) => store(ctx, c, (h as u32) << 16, 32)?,
-        (Fp32 | Tf32, Mid::F16(h)) => store(ctx, c, late_fp16_to_fp32(h), 32)?,
-        (Bf16, Mid::B32(x)) => store(ctx, c, x >> 16, 16)?,
-        (Fp16, Mid::B32(x)) => store(ctx, c, late_fp32_to_fp16(x) as u32, 16)?,
-        (Bf16, Mid::F16(h)) => store(ctx, c, late_fp16_to_bf16(h) as u32, 16)?,
-        (Bf16 | Fp16 | Int16, Mid::B16(h) | Mid::F16(h)) => store(ctx, c, h as u32, 16)?,
-        (Fp8, Mid::F16(h)) if c.e4m3 => store(ctx, c, late_fp16_to_fp8_e4m3(h) as u32, 8)?,
-        (Fp8, Mid::F16(h)) => store(ctx, c, late_fp16_to_fp8_e5m2(h) as u32, 8)?,
-        (Int8, Mid::B8(b)) => store(ctx, c, b as u32, 8)?,
         (Bfp8 | Bfp4 | Bfp2 | Bfp8a | Bfp4a | Bfp2a, m) => {
             let a_block = bfp.is_some_and(|(_, a)| a);
             let h = match m {
@@ -291,7 +306,7 @@ fn store(ctx: &mut Ctx, c: LateCfg, value: u32, bits: u32) -> UnitResult {
 /// mask that `TILE_ROW_SET_MAPPING_{s}` entry `r % 16` names, `s` being
 /// `PCK_EDGE_TILE_ROW_SET_SELECT`. tt-llk's reduce masks the packed rows and columns this way.
 /// Rule restated in `docs/tensix-datapath.md` ("Packer edge masks").
-struct EdgeMasks {
+pub(super) struct EdgeMasks {
     masks: [u32; 4],
     mapping: u32,
     rows_per_plane: u32,
@@ -328,15 +343,26 @@ impl EdgeMasks {
     fn keeps(&self, pos: &mut (u32, u32), i: u32) -> bool {
         let set = (self.mapping >> (2 * (pos.1 & 15))) & 3;
         let keep = self.masks[set as usize] >> (i % 16) & 1 != 0;
-        pos.0 += 1;
-        if pos.0 == 16 {
-            pos.0 = 0;
+        self.step(pos, 1);
+        keep
+    }
+
+    /// Every mask a tile row can select keeps every column: no datum is masked, whatever
+    /// the tile position.
+    pub(super) fn keep_all(&self) -> bool {
+        (0..16).all(|r| self.masks[(self.mapping >> (2 * r) & 3) as usize] & 0xffff == 0xffff)
+    }
+
+    /// Steps the tile position `pos` over `n` datums.
+    pub(super) fn step(&self, pos: &mut (u32, u32), n: u32) {
+        let total = pos.0 + n;
+        pos.0 = total % 16;
+        for _ in 0..total / 16 {
             pos.1 += 1;
             if pos.1 == self.rows_per_plane {
                 pos.1 = 0;
             }
         }
-        keep
     }
 }
 
@@ -458,10 +484,22 @@ fn pacr_datums(ctx: &mut Ctx, insn: Pacr) -> UnitResult {
     if bfp.is_some_and(|(_, a)| a) && read32 {
         return ctx.not_modelled("PACR from 32-bit Dst to BFP*a (E5M7 saturation)");
     }
+    let edges = EdgeMasks::read(ctx)?;
+    let run = super::pack_rows::Run {
+        src,
+        num,
+        intf_stride,
+        interfaces: &interfaces,
+        zero_write: zero_write != 0,
+        early: ec,
+        late: lc,
+        dcfg,
+    };
+    let rows = relu_mode == 0 && super::pack_rows::pack(ctx, &edges, &run);
     let reads = interfaces
         .iter()
-        .flat_map(|&k| (0..num).map(move |i| src + intf_stride * k + i));
-    let edges = EdgeMasks::read(ctx)?;
+        .flat_map(|&k| (0..num).map(move |i| src + intf_stride * k + i))
+        .take(if rows { 0 } else { usize::MAX });
     let relu_cfg = (relu_mode, relu_threshold);
     for (i, idx) in reads.enumerate() {
         if !pack_datum(

@@ -1,0 +1,123 @@
+//! The packer's row path: a PACR whose datums all take the same plain road — no edge mask
+//! drops any, no ReLU, no L1 accumulation, an output of whole bytes that is not BFP — is
+//! converted datum by datum with the very stage functions of the general path
+//! ([`early`], [`late_value`]) but written straight into the data stream's gathered bytes, once
+//! L1 is known to hold the whole run (one check instead of one per datum).
+//!
+//! Why: the per-datum road — edge-mask lookup, the late conversion's dispatch, the gather's
+//! checks for each datum — was the largest share of a streamed packer's host time (callgrind,
+//! the add stream: ≈ 290 host instructions per datum packed). Whether the plain road applies
+//! depends on the configuration alone: the early conversion and the late conversion's pair are
+//! chosen by formats, never by a datum's value, so one trial conversion of a zero tells. When
+//! anything is off the road, [`pack`] changes nothing and says so, and the general path packs.
+//! `packer_row_path_gives_what_the_datum_path_gives` proves both give the same L1 and state.
+use super::pack::{late_value, EdgeMasks, LateCfg};
+use super::pack_stages::{early, EarlyCfg};
+use super::Ctx;
+use crate::state::DestAccessCfg;
+
+/// One PACR's datums: interface `k` (of `interfaces`) reads `num` datums from `Dst` index
+/// `src + intf_stride * k` on, and the interfaces' runs follow one another in the stream.
+pub(super) struct Run<'a> {
+    pub src: u32,
+    pub num: u32,
+    pub intf_stride: u32,
+    pub interfaces: &'a [u32],
+    pub zero_write: bool,
+    pub early: EarlyCfg,
+    pub late: LateCfg,
+    pub dcfg: DestAccessCfg,
+}
+
+/// Packs `run` on the plain road into the data stream's gathered bytes (see the module
+/// documentation). `false`, having changed nothing, when the road does not apply: the
+/// caller's general path then packs the same datums.
+pub(super) fn pack(ctx: &mut Ctx, edges: &EdgeMasks, run: &Run) -> bool {
+    if run.late.l1_acc || run.late.bfp.is_some() || !edges.keep_all() {
+        return false;
+    }
+    let Some(width) = early(run.early, 0)
+        .ok()
+        .and_then(|m| late_value(run.late, m.narrowed()))
+        .map(|(_, bits)| bits / 8)
+    else {
+        return false;
+    };
+    let count = run.interfaces.len() as u32 * run.num;
+    let st = &ctx.state.packers[0];
+    let Some(addr) = st.data_addr else {
+        return false;
+    };
+    let len = count * width;
+    let continues = st.pending.is_empty() || st.pending_at + st.pending.len() as u32 == addr;
+    if count == 0
+        || st.partial != (0, 0)
+        || !continues
+        || addr.checked_add(len).is_none()
+        || !ctx.mem.holds(addr, len as usize)
+    {
+        return false;
+    }
+    let mut bytes = std::mem::take(&mut ctx.state.packers[0].pending);
+    let old = bytes.len();
+    bytes.resize(old + len as usize, 0);
+    let out = bytes.get_mut(old..).unwrap_or(&mut []);
+    let done = match width {
+        1 => convert::<1>(ctx, run, out),
+        2 => convert::<2>(ctx, run, out),
+        4 => convert::<4>(ctx, run, out),
+        _ => false,
+    };
+    let st = &mut ctx.state.packers[0];
+    if !done {
+        bytes.truncate(old);
+        st.pending = bytes;
+        return false;
+    }
+    st.held_to = if old == 0 {
+        addr + len
+    } else {
+        st.held_to.max(addr + len)
+    };
+    if old == 0 {
+        st.pending_at = addr;
+    }
+    st.pending = bytes;
+    st.data_addr = Some(addr + len);
+    edges.step(&mut st.edge_pos, count);
+    true
+}
+
+/// Every datum of `run`, read from `Dst`, converted early then late, as `W` little-endian
+/// bytes each into `out`. `false` if any datum left the plain road (not expected: the road is
+/// the configuration's), `out` then to be dropped.
+#[inline(always)]
+fn convert<const W: usize>(ctx: &Ctx, run: &Run, out: &mut [u8]) -> bool {
+    let dst = &ctx.state.dst;
+    let mut chunks = out.chunks_exact_mut(W);
+    for &k in run.interfaces {
+        let from = run.src + run.intf_stride * k;
+        for i in 0..run.num {
+            let idx = (from + i) & 0x3fff;
+            let (row, col) = (idx >> 4, (idx & 15) as usize);
+            let raw = if run.zero_write {
+                0
+            } else if run.early.read32 {
+                dst.read32(row, col, run.dcfg)
+            } else {
+                dst.read16(row, col, run.dcfg) as u32
+            };
+            let Some((value, _)) = early(run.early, raw)
+                .ok()
+                .and_then(|m| late_value(run.late, m.narrowed()))
+            else {
+                return false;
+            };
+            let Some(c) = chunks.next() else {
+                return false;
+            };
+            c.copy_from_slice(&value.to_le_bytes()[..W]);
+        }
+    }
+    true
+}

@@ -18,6 +18,7 @@ use crate::state::DestAccessCfg;
 
 /// One PACR's datums: interface `k` (of `interfaces`) reads `num` datums from `Dst` index
 /// `src + intf_stride * k` on, and the interfaces' runs follow one another in the stream.
+#[derive(Clone, Copy)]
 pub(super) struct Run<'a> {
     pub src: u32,
     pub num: u32,
@@ -62,12 +63,7 @@ pub(super) fn pack(ctx: &mut Ctx, edges: &EdgeMasks, run: &Run) -> bool {
     let old = bytes.len();
     bytes.resize(old + len as usize, 0);
     let out = bytes.get_mut(old..).unwrap_or(&mut []);
-    let done = match width {
-        1 => convert::<1>(ctx, run, out),
-        2 => convert::<2>(ctx, run, out),
-        4 => convert::<4>(ctx, run, out),
-        _ => false,
-    };
+    let done = convert_as(ctx, run, width, out);
     let st = &mut ctx.state.packers[0];
     if !done {
         bytes.truncate(old);
@@ -86,6 +82,31 @@ pub(super) fn pack(ctx: &mut Ctx, edges: &EdgeMasks, run: &Run) -> bool {
     st.data_addr = Some(addr + len);
     edges.step(&mut st.edge_pos, count);
     true
+}
+
+/// [`convert`] with the configuration's formats as constants for the pairs streams use most
+/// (16-bit `Dst` to BF16 or FP16; 32-bit `Dst` to FP32 or BF16), so that the compiler folds
+/// the stage functions' choice of conversion out of the datum loop; any other pair runs the
+/// same functions choosing per datum.
+fn convert_as(ctx: &Ctx, run: &Run, width: u32, out: &mut [u8]) -> bool {
+    use crate::formats::DataFormat::{Bf16, Fp16, Fp32};
+    let (e, l) = (run.early, run.late);
+    let with = |read32, inter, out_fmt| Run {
+        early: EarlyCfg { read32, inter, ..e },
+        late: LateCfg { out_fmt, ..l },
+        ..*run
+    };
+    match (e.read32, e.inter, l.out_fmt, width) {
+        (false, Bf16, Bf16, 2) => convert::<2>(ctx, &with(false, Bf16, Bf16), out),
+        (false, Fp16, Fp16, 2) => convert::<2>(ctx, &with(false, Fp16, Fp16), out),
+        (true, Fp32, Fp32, 4) => convert::<4>(ctx, &with(true, Fp32, Fp32), out),
+        (true, Fp32, Bf16, 2) => convert::<2>(ctx, &with(true, Fp32, Bf16), out),
+        (true, Bf16, Bf16, 2) => convert::<2>(ctx, &with(true, Bf16, Bf16), out),
+        (_, _, _, 1) => convert::<1>(ctx, run, out),
+        (_, _, _, 2) => convert::<2>(ctx, run, out),
+        (_, _, _, 4) => convert::<4>(ctx, run, out),
+        _ => false,
+    }
 }
 
 /// Every datum of `run`, read from `Dst`, converted early then late, as `W` little-endian

@@ -3,8 +3,8 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/ELWADD.md`, `ELWSUB.md`,
 //! `ELWMUL.md`.
 
-use super::datapath::{self, Operand};
-use super::lanes::{self, TermLanes};
+use super::datapath;
+use super::lanes;
 use super::{
     formats, read_words, store_int, write_words, DstRows, Elw, MatrixCtx, Retired, SrcAStyle,
 };
@@ -134,16 +134,7 @@ pub(super) fn elwmul(
         let new = lanes::in_lanes(
             #[inline(always)]
             || {
-                let mut t = TermLanes::default();
-                for j in 0..16 {
-                    let x = datapath::product_term(
-                        Operand::read(a_raw[j], pa, true),
-                        Operand::read(b_raw[j], pb, flush_b),
-                        phase,
-                        adj,
-                    );
-                    (t.negative[j], t.exp[j], t.sig[j]) = (x.negative, x.exp, x.sig);
-                }
+                let t = lanes::product_terms(&a_raw, &b_raw, (pa, pb), flush_b, phase, adj);
                 lanes::accumulate_lanes(&[t], &old, mode)
             },
         );

@@ -4,7 +4,7 @@
 //! that these are proven equal to, are [`super::datapath`]'s.
 
 #[cfg(test)]
-use super::datapath::{accumulate, add_term, Operand, Term};
+use super::datapath::{accumulate, add_term, product_adj, product_term, Operand, Term};
 use super::datapath::{AccMode, Precision};
 
 /// Sixteen terms side by side, one per Dst column (the lanes MVMUL and the element-wise
@@ -108,14 +108,8 @@ pub fn add_terms(
     mode: AccMode,
     phase: u32,
 ) -> TermLanes {
-    // O1's exponent and mantissa masks of each operand's precision.
-    let masks = |p: Precision| match p {
-        Precision::Tf32 => (0xff, 0x3ff),
-        Precision::Fp16 => (0x1f, 0x3ff),
-        Precision::Bf16 => (0xff, 0x3f8),
-    };
-    let (ea, ma) = masks(pa);
-    let (eb, mb) = masks(pb);
+    let (ea, ma) = precision_masks(pa);
+    let (eb, mb) = precision_masks(pb);
     let rebias = mode.wide && !mode.e8;
     let phase_adj = if phase & 1 != 0 { 5 } else { 0 } + if phase & 2 != 0 { 7 } else { 0 };
     let mut t = TermLanes::default();
@@ -158,6 +152,59 @@ pub fn add_terms(
         t.sig[j] = sum << 13;
     }
     t
+}
+
+/// [`super::datapath::product_term`] (T2, T3) for the 16 columns of a row at once: SrcA datum
+/// `a[j]` times SrcB datum `b[j]`, one fidelity phase's slices, exponent re-biased by `adj`
+/// ([`super::datapath::product_adj`]); every step a select, as [`add_terms`]. Proven equal
+/// by `product_terms_lanes_equal_product_term`.
+#[allow(clippy::needless_range_loop)] // one index across several arrays is what vectorises
+#[inline(always)]
+pub fn product_terms(
+    a: &[u32; 16],
+    b: &[u32; 16],
+    (pa, pb): (Precision, Precision),
+    flush_b: bool,
+    phase: u32,
+    adj: i32,
+) -> TermLanes {
+    let (ea, ma) = precision_masks(pa);
+    let (eb, mb) = precision_masks(pb);
+    let zero_exp = adj.max(0);
+    let mut t = TermLanes::default();
+    for j in 0..16 {
+        let (xa, xb) = (a[j] & ea, b[j] & eb);
+        let zero = xa == 0 || (flush_b && xb == 0);
+        // T2: SrcA's 5 and SrcB's 7 significand bits of `1.m` for the phase.
+        let (ga, gb) = (((a[j] >> 8) & ma) | 0x400, ((b[j] >> 8) & mb) | 0x400);
+        let sa = if phase & 1 != 0 {
+            (ga >> 1) & 31
+        } else {
+            ga >> 6
+        };
+        let sb = if phase & 2 != 0 {
+            (gb & 15) << 3
+        } else {
+            gb >> 4
+        };
+        let exp = xa as i32 + xb as i32 + adj;
+        let nothing = zero || exp <= 0;
+        t.negative[j] = !nothing && ((a[j] ^ b[j]) >> 18) & 1 != 0;
+        t.exp[j] = if nothing { zero_exp } else { exp };
+        t.sig[j] = if nothing { 0 } else { (sa * sb) << 13 };
+    }
+    t
+}
+
+/// O1's exponent and mantissa masks (of the exponent field, and of the mantissa field once
+/// shifted down by 8) for a precision.
+#[inline(always)]
+fn precision_masks(p: Precision) -> (u32, u32) {
+    match p {
+        Precision::Tf32 => (0xff, 0x3ff),
+        Precision::Fp16 => (0x1f, 0x3ff),
+        Precision::Bf16 => (0xff, 0x3f8),
+    }
 }
 
 /// Runs `f` compiled for AVX2 (8-lane vectors, per-lane shifts) when the CPU has it, else as
@@ -293,6 +340,62 @@ mod tests {
                 assert_eq!(
                     lane, want,
                     "round {round} lane {j}: {:#07x} + {:#07x}, {pa:?} {pb:?} {mode:?} phase {phase}",
+                    a[j], b[j]
+                );
+            }
+        }
+    }
+
+    /// The lanes' T2/T3 give [`product_term`]'s term for every precision pair, accumulator
+    /// mode (its re-bias), fidelity phase and SrcB zero rule, on random Src data (zero
+    /// exponents, exponents whose sum re-biases to ≤ 0, all-zero datums).
+    #[test]
+    fn product_terms_lanes_equal_product_term() {
+        let mut s = 0x2545_f491_4f6c_dd1du64 ^ 0x5555;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 16) as u32
+        };
+        let precisions = [Precision::Tf32, Precision::Fp16, Precision::Bf16];
+        for round in 0..6000u32 {
+            let pa = precisions[(round % 3) as usize];
+            let pb = precisions[(round / 3 % 3) as usize];
+            let mode = AccMode {
+                wide: round & 16 != 0,
+                e8: round & 32 == 0,
+            };
+            let phase = round / 64 % 4;
+            let flush_b = round & 256 == 0;
+            let adj = product_adj(mode, phase);
+            let mut datum = || -> u32 {
+                let v = next() & 0x7_ffff;
+                match next() % 6 {
+                    0 => 0,
+                    1 => v & !0xff,
+                    2 => (v & !0xff) | (next() % 140),
+                    _ => v,
+                }
+            };
+            let a: [u32; 16] = std::array::from_fn(|_| datum());
+            let b: [u32; 16] = std::array::from_fn(|_| datum());
+            let got = product_terms(&a, &b, (pa, pb), flush_b, phase, adj);
+            for j in 0..16 {
+                let want = product_term(
+                    Operand::read(a[j], pa, true),
+                    Operand::read(b[j], pb, flush_b),
+                    phase,
+                    adj,
+                );
+                let lane = Term {
+                    negative: got.negative[j],
+                    exp: got.exp[j],
+                    sig: got.sig[j],
+                };
+                assert_eq!(
+                    lane, want,
+                    "round {round} lane {j}: {:#07x} * {:#07x}, {pa:?} {pb:?} {mode:?} phase {phase}",
                     a[j], b[j]
                 );
             }

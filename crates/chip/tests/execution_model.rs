@@ -309,3 +309,224 @@ fn em27_tiles_booting_the_same_firmware_share_its_decoded_code() {
     );
     assert_eq!(outs[0], 2 + 2 * 30 + 4 + 1, "tile 5's store ends the run");
 }
+
+/// Where BRISC's own local data RAM starts (fast path) and its slow-path alias for others.
+const LOCAL: u32 = 0xFFB0_0000;
+const BRISC_SLOW: u32 = 0xFFB1_4000;
+/// A local-RAM word the loop below only reads (the host may write it).
+const LOCAL_IN: u32 = 0x1F00;
+
+/// `n` passes of: store the counter at the next local-RAM word, load the fixed word
+/// `LOCAL_IN`, add it and the counter into t1; then t1 to L1 `OUT` and spin. Every access of
+/// the loop is to BRISC's own local RAM (7 instructions a pass: 2 + 2 + 2 + 7n + 2 cycles
+/// before the store to L1).
+fn local_ram_loop(n: u32) -> Vec<Insn> {
+    use bhemu_isa::riscv::RegOp;
+    const S1: u8 = 9;
+    let mut p = li(S0, n);
+    p.extend(li(T0, LOCAL));
+    p.extend(li(S1, LOCAL + LOCAL_IN));
+    p.push(sw(S0, T0));
+    p.push(lw(T2, S1));
+    for rs2 in [T2, S0] {
+        p.push(Insn::Op {
+            op: RegOp::Add,
+            rd: T1,
+            rs1: T1,
+            rs2,
+        });
+    }
+    p.push(addi(T0, T0, 4));
+    p.push(addi(S0, S0, -1));
+    p.push(branch(BranchOp::Bne, S0, 0, -24));
+    p.extend(li(T0, OUT));
+    p.push(sw(T1, T0));
+    p.push(spin());
+    p
+}
+
+/// EM-28: a lone core runs ahead through loads and stores of its own local data RAM too: its
+/// tile is next due at the store to L1 after the loop; the loop's stores are in local RAM at
+/// once, and the result and every cycle equal the reference schedule's.
+#[test]
+fn em28_a_lone_core_runs_ahead_through_its_own_local_ram() {
+    let n = 1000u32;
+    let prog = local_ram_loop(n);
+    let store_at = u64::from(2 + 2 + 2 + 7 * n + 2);
+    let mut f = brisc_alone(Schedule::Fast, &prog);
+    let mut dues = Vec::new();
+    for _ in 0..12 {
+        f.clock(1).expect("run");
+        dues.push((f.cycle(), next_due(&f)));
+    }
+    assert!(
+        dues.iter().any(|&(_, d)| d == store_at),
+        "ran ahead to the store at cycle {store_at}: {dues:?}"
+    );
+    let mut r = brisc_alone(Schedule::Reference, &prog);
+    for c in [&mut f, &mut r] {
+        let hit = c.run_until_l1(20_000, |c| {
+            c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()) != Some(0)
+        });
+        assert_eq!(hit.ok(), Some(true));
+        assert_eq!(c.cycle(), store_at + 1, "first cycle after the store");
+    }
+    let want = n * (n + 1) / 2;
+    for c in [&f, &r] {
+        assert_eq!(
+            c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()),
+            Some(want)
+        );
+    }
+    assert_eq!(
+        f.digest()
+            .expect("digest")
+            .first_difference(&r.digest().expect("digest")),
+        None
+    );
+}
+
+/// EM-28: whoever looks at or writes a core's local RAM while it is ahead — the host through
+/// the slow-path alias, reading or writing, a soft reset — sees it, and leaves it, exactly as
+/// under the reference schedule, at any cycle of the run.
+#[test]
+fn em28_looking_at_local_ram_rewinds_the_core_that_ran_ahead_through_it() {
+    use bhemu_chip::NocIndex;
+    let prog = local_ram_loop(600);
+    for at in [1u64, 7, 40, 41, 42, 43, 700, 1201, 3000] {
+        for what in 0..4 {
+            let mut seen = Vec::new();
+            let mut digests = Vec::new();
+            for schedule in [Schedule::Reference, Schedule::Fast] {
+                let mut c = brisc_alone(schedule, &prog);
+                c.clock(at).expect("run");
+                let mut w = [0u8; 8];
+                match what {
+                    0 => c
+                        .host_read(NocIndex::Noc0, 1, 2, u64::from(BRISC_SLOW + 0x100), &mut w)
+                        .expect("read"),
+                    1 => {
+                        c.host_write(
+                            NocIndex::Noc0,
+                            1,
+                            2,
+                            u64::from(BRISC_SLOW + LOCAL_IN + 0x100),
+                            &3u32.to_le_bytes(),
+                        )
+                        .expect("write");
+                    }
+                    2 => {
+                        c.write_reg(1, 2, 0xFFB1_21B0, 0x47800)
+                            .expect("BRISC into reset");
+                        c.clock(10).expect("run");
+                        c.write_reg(1, 2, 0xFFB1_21B0, 0x47000).expect("release");
+                    }
+                    _ => {}
+                }
+                c.clock(4000).expect("run");
+                seen.push((w, c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok())));
+                digests.push(c.digest().expect("digest"));
+            }
+            assert_eq!(seen[0], seen[1], "at {at}, event {what}: reference vs fast");
+            assert_eq!(
+                digests[0].first_difference(&digests[1]),
+                None,
+                "at {at}, event {what}"
+            );
+        }
+    }
+}
+
+/// EM-28 with other cores stepping: BRISC runs its local-RAM loop ahead while TRISC0 counts
+/// down `delay` passes, then reads BRISC's pc snapshot and a word of BRISC's local RAM through
+/// the slow path, writes the word BRISC's loop reads, and stores what it read to L1 — or, in a
+/// second variant, only stores over an instruction of BRISC's loop. BRISC is
+/// brought to the exact cycle before each look: what TRISC0 records, BRISC's result and the
+/// digest equal the reference schedule's for every delay.
+#[test]
+fn em28_another_core_looking_rewinds_the_core_that_ran_ahead() {
+    const S1: u8 = 9;
+    let looker = |delay: u32, patch: Option<(u32, u32)>| {
+        let mut p = li(S0, delay);
+        p.push(addi(S0, S0, -1));
+        p.push(branch(BranchOp::Bne, S0, 0, -4));
+        if let Some((at, word)) = patch {
+            // Only a store over an instruction of BRISC's loop (nothing looks at BRISC).
+            p.extend(li(T0, at));
+            p.extend(li(S1, word));
+            p.push(sw(S1, T0));
+            p.extend(li(T1, 1));
+            p.extend(li(T2, 1));
+        } else {
+            p.extend(li(T0, 0xFFB1_3138)); // BRISC's pc snapshot
+            p.push(lw(T1, T0));
+            p.extend(li(T0, BRISC_SLOW + 0x40));
+            p.push(lw(T2, T0));
+            p.extend(li(T0, BRISC_SLOW + LOCAL_IN));
+            p.extend(li(S1, 5));
+            p.push(sw(S1, T0));
+        }
+        p.extend(li(T0, OUT + 0x40));
+        p.push(sw(T1, T0));
+        p.push(addi(T0, T0, 4));
+        p.push(sw(T2, T0));
+        p.push(spin());
+        p
+    };
+    use bhemu_isa::riscv::{encode, RegOp};
+    let brisc_prog = local_ram_loop(200);
+    // The loop's second `add t1, t1, ...` (of s0), patched to `add t1, t1, t1`.
+    let add_at = brisc_prog
+        .iter()
+        .rposition(|i| matches!(i, Insn::Op { op: RegOp::Add, .. }))
+        .expect("add") as u32
+        * 4;
+    let doubled = encode(&Insn::Op {
+        op: RegOp::Add,
+        rd: T1,
+        rs1: T1,
+        rs2: T1,
+    });
+    let mut ran_ahead = 0;
+    for (delay, patch) in [1u32, 2, 3, 10, 11, 40, 41, 300, 301]
+        .into_iter()
+        .flat_map(|d| [(d, None), (d, Some((add_at, doubled)))])
+    {
+        let mut got = Vec::new();
+        let mut digests = Vec::new();
+        for schedule in [Schedule::Reference, Schedule::Fast] {
+            let mut c = chip("1,2", schedule);
+            c.write_l1(1, 2, 0, &bytes(&brisc_prog)).expect("brisc");
+            c.write_l1(1, 2, 0x6000, &bytes(&looker(delay, patch)))
+                .expect("trisc0");
+            for pc in [0x12000u64, 0xA000, 0xE000] {
+                c.write_l1(1, 2, pc, &bytes(&[spin()])).expect("others");
+            }
+            c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
+            // Before TRISC0 looks (its 2 + 2 * delay cycles of counting).
+            let before = u64::from(2 * delay).saturating_sub(3).max(1);
+            c.clock(before).expect("run");
+            // Unsynced, a core ahead of the clock shows more cycles than the chip.
+            let brisc = c.tile(1, 2).map_or(0, |t| t.hart(Core::Brisc).cycles());
+            if schedule == Schedule::Fast && brisc > c.cycle() {
+                ran_ahead += 1;
+            }
+            c.clock(3000 - before).expect("run");
+            let t = c.tile(1, 2).expect("tile");
+            let read = |a: u32| t.read_l1_u32(a).unwrap_or(0);
+            got.push((read(OUT), read(OUT + 0x40), read(OUT + 0x44)));
+            digests.push(c.digest().expect("digest"));
+        }
+        assert_eq!(
+            got[0], got[1],
+            "delay {delay}, {patch:?}: reference vs fast"
+        );
+        assert_ne!(got[0].1, 0, "delay {delay}: TRISC0 read a pc");
+        assert_eq!(
+            digests[0].first_difference(&digests[1]),
+            None,
+            "delay {delay}, {patch:?}"
+        );
+    }
+    assert!(ran_ahead > 0, "BRISC never ran ahead while TRISC0 stepped");
+}

@@ -138,7 +138,7 @@ pub(crate) fn value(kind: Kind, a: u32, b: u32, imm: u32) -> u32 {
 
 impl Core {
     #[inline(always)]
-    fn r(&self, i: u8) -> u32 {
+    pub(crate) fn r(&self, i: u8) -> u32 {
         self.x[usize::from(i) & 63]
     }
 

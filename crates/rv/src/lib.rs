@@ -18,5 +18,7 @@ pub use bus::{Access, Bus, BusFault, Width};
 pub use code_library::CodeLibrary;
 pub use error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 pub use flat_ram::FlatRam;
-pub use hart::{Checkpoint, Hart, HartConfig, MisalignedAccess, Step, TraceHook, TraceRecord};
+pub use hart::{
+    Checkpoint, Hart, HartConfig, MisalignedAccess, PrivateRam, Step, TraceHook, TraceRecord,
+};
 pub use timing::{CoreTiming, MemRegion};

@@ -44,11 +44,12 @@ pub(super) fn endpoint_read(
     addr: u64,
     buf: &mut [u8],
     now: u64,
+    next: u64,
 ) -> Result<(), (ErrorKind, String)> {
     match ep {
         Endpoint::Tile(i) => match tiles.get_mut(usize::from(i)) {
             Some(t) => t
-                .noc_read(addr, buf, now)
+                .noc_read(addr, buf, now, next)
                 .map_err(|m| (ErrorKind::Unimplemented, m)),
             None => Err((ErrorKind::Unmapped, "no such tile".into())),
         },
@@ -136,7 +137,7 @@ impl NocEndpoints for Ends<'_> {
                 y: node.y,
             });
         }
-        endpoint_read(self.tiles, self.dram, ep, addr, buf, self.now)
+        endpoint_read(self.tiles, self.dram, ep, addr, buf, self.now, self.now + 1)
             .map_err(|(_, r)| access(node, addr, buf.len(), r))
     }
 

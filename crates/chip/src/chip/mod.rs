@@ -522,7 +522,7 @@ impl Chip {
                 return self.arc.read(addr, buf, now).map_err(|e| e.at_cycle(now))
             }
             (Endpoint::Eth(c), _) => self.eth.read(c, addr, buf, now),
-            _ => endpoint_read(&mut self.tiles, &self.dram, ep, addr, buf, now),
+            _ => endpoint_read(&mut self.tiles, &self.dram, ep, addr, buf, now, now),
         };
         r.map_err(|(kind, m)| host_error(kind, m, id, ep, addr, now))
     }

@@ -1,15 +1,15 @@
 //! The fast schedule's side of a tile ([`crate::Schedule::Fast`]): which cores need a visit
-//! this cycle, parking idle cores (see `park`), and letting a core that is alone in its tile
-//! run its private instructions ahead of the clock, rewound exactly when anything could
-//! observe it; and a core stalled on an access sleeps until the retry could succeed (see
+//! this cycle, parking idle cores (see `park`), and letting a core run its private
+//! instructions (and its own local RAM's loads and stores) ahead of the clock, rewound exactly
+//! when anything could observe it; and a core stalled on an access sleeps until the retry could succeed (see
 //! `stall`). [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
 //! these shortcuts (docs/execution-model.md EM-9); the clauses and their tests: EM-10 (when
-//! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17 (running
-//! ahead), EM-19 (bringing cores to the cycle for observers).
+//! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17 and EM-28
+//! (running ahead), EM-19 (bringing cores to the cycle for observers).
 use bhemu_noc::{Noc, TileNoc};
-use bhemu_rv::{Checkpoint, Step};
+use bhemu_rv::{Checkpoint, PrivateRam, Step};
 
-use super::memory_map::{L1_SIZE, OVERLAY_BASE};
+use super::memory_map::{L1_SIZE, LOCAL_RAM_BASE, OVERLAY_BASE, PC_SNAPSHOT_BASE};
 use super::overlay::Overlay;
 use super::stall::Sleep;
 use super::{bus, park, CoreState, Tile};
@@ -17,15 +17,23 @@ use crate::error::{ChipError, ErrorKind};
 use crate::tile::Core;
 
 /// A core that ran private instructions ahead of the clock: it has executed every cycle before
-/// `until`, and `checkpoint` is its state when it had executed every cycle before `start`.
+/// `until`, and `checkpoint` is its state when it had executed every cycle before `start`;
+/// `undo` logs the stores it made to its own local RAM since (EM-28), to put back on a rewind.
 pub(super) struct Ahead {
     checkpoint: Checkpoint,
     start: u64,
     until: u64,
+    undo: Vec<(u32, u32, u8)>,
 }
 
 /// Most cycles a core runs ahead in one go.
 const MAX_AHEAD: u64 = 1 << 22;
+/// The local RAMs' slow path, every core's RAM for every core (README.md memory map).
+const LOCAL_SLOW_BASE: u32 = 0xFFB1_4000;
+const LOCAL_SLOW_END: u32 = 0xFFB1_E000;
+/// Most cycles a core runs ahead while other cores of its tile step (EM-28): they may look at
+/// it and rewind it, which throws away the rest of the run.
+const MAX_AHEAD_SHARED: u64 = 4096;
 /// Fewest private instructions worth running ahead (see [`Tile::run_ahead`]).
 const MIN_AHEAD: u64 = 32;
 /// Visits a core steps normally after a run ahead shorter than [`MIN_AHEAD`].
@@ -105,14 +113,20 @@ impl Tile {
                 self.end_sleep(i, now);
             }
             let core = Core::ALL[i];
-            let slot = &mut self.cores[i];
-            if let Some(a) = &slot.ahead {
+            if let Some(a) = &self.cores[i].ahead {
                 if a.until > now {
                     continue;
                 }
-                slot.ahead = None;
+                self.cores[i].ahead = None;
+                self.aheads &= !(1 << i);
                 self.due = 0;
             }
+            // Another core ahead of the clock is brought to the cycle before this one could
+            // look at it: its pc snapshot or its local RAM (EM-28).
+            if self.aheads != 0 && could_observe(self.cores[i].hart.next_access()) {
+                self.sync_ahead(order_next(i, now))?;
+            }
+            let slot = &mut self.cores[i];
             let pc = slot.hart.pc();
             let step = {
                 let mut bus = bus::CoreBus {
@@ -174,7 +188,7 @@ impl Tile {
             }
             // Cores before this one in the order have run this cycle; the others have not.
             if self.p.l1.woken() != 0 || self.p.soft_reset_old.is_some() {
-                let next: [u64; 5] = std::array::from_fn(|j| if j < i { now + 1 } else { now });
+                let next = order_next(i, now);
                 if self.p.l1.woken() != 0 {
                     self.wake(self.p.l1.woken(), next)?;
                 }
@@ -182,17 +196,24 @@ impl Tile {
                     self.apply_soft_reset(old, next)?;
                 }
             }
+            // A store over code another core ran ahead through: that core first goes back to
+            // the cycle (EM-28), then every core's decoded copy of the code is dropped.
+            if self.aheads != 0 && self.p.l1.code_dirty() {
+                self.sync_ahead(order_next(i, now))?;
+            }
             self.invalidate_dirty_code();
             self.run_ahead(i, now);
         }
         Ok(())
     }
 
-    /// Lets core `i`, which executed cycle `now`, run its next private instructions ahead of
-    /// the clock when it is the only core of the tile that steps (so no other core can look at
-    /// it — the PC snapshots — before it is due again) and it is not in the middle of an
-    /// idle-loop candidate pass. Anything that could observe or change it first rewinds it to
-    /// the exact cycle ([`Tile::sync_ahead`]).
+    /// Lets core `i`, which executed cycle `now`, run its next private instructions — and
+    /// loads and stores of its own local RAM — ahead of the clock when it is not in the
+    /// middle of an idle-loop candidate pass: up to [`MAX_AHEAD`] of them when it is the only
+    /// core of the tile that steps, [`MAX_AHEAD_SHARED`] when others step too (they may look
+    /// at it). Anything that could observe or change it — another core about to read its pc
+    /// snapshot or its local RAM, a store over code, the NoC or the host at its local RAM — first
+    /// rewinds it to the exact cycle ([`Tile::sync_ahead`]; docs/execution-model.md EM-28).
     ///
     /// A run shorter than [`MIN_AHEAD`] (a few private instructions between two loads, as in
     /// an idle loop polling L1) is undone: it saves almost nothing, and its instructions —
@@ -201,20 +222,30 @@ impl Tile {
     /// [`AHEAD_BACKOFF`] visits before trying again (docs/execution-model.md EM-17).
     fn run_ahead(&mut self, i: usize, now: u64) {
         let bit = 1u8 << i;
+        let alone = self.awake == bit;
         let slot = &mut self.cores[i];
-        if self.awake != bit || slot.det.active || slot.state != CoreState::Running {
+        // A core the step just parked, halted or stopped does not run.
+        if self.awake & bit == 0 || slot.det.active || slot.state != CoreState::Running {
             return;
         }
         if slot.ahead_backoff > 0 {
             slot.ahead_backoff -= 1;
             return;
         }
+        let max = if alone { MAX_AHEAD } else { MAX_AHEAD_SHARED };
         let checkpoint = slot.hart.checkpoint();
-        let n = slot.hart.run_private(MAX_AHEAD);
+        let mut undo = Vec::new();
+        let mut ram = PrivateRam {
+            base: LOCAL_RAM_BASE,
+            mem: self.p.local[i].bytes_mut(),
+            undo: &mut undo,
+        };
+        let n = slot.hart.run_private_in(max, Some(&mut ram));
         if n == 0 {
             return;
         }
         if n < MIN_AHEAD {
+            ram.undo_stores();
             slot.hart.restore(&checkpoint);
             slot.ahead_backoff = AHEAD_BACKOFF;
             return;
@@ -223,27 +254,44 @@ impl Tile {
             checkpoint,
             start: now + 1,
             until: now + 1 + n,
+            undo,
         });
-        self.due = now + 1 + n;
+        self.aheads |= bit;
+        // The tile waits for it only while no other core steps (EM-10).
+        if alone {
+            self.due = now + 1 + n;
+        }
         self.p.pcs[i] = slot.hart.pc();
     }
 
     /// Rewinds every core that ran ahead to the state it has after executing every cycle
     /// before `next[i]` (replaying its private instructions from its checkpoint).
     pub(super) fn sync_ahead(&mut self, next: [u64; 5]) -> Result<(), ChipError> {
-        if self.due == 0 {
+        if self.aheads == 0 {
             return Ok(());
         }
         self.due = 0;
+        self.aheads = 0;
         for (i, &n) in next.iter().enumerate() {
             let slot = &mut self.cores[i];
-            let Some(a) = slot.ahead.take() else { continue };
+            let Some(mut a) = slot.ahead.take() else {
+                continue;
+            };
             if n >= a.until {
                 continue;
             }
+            let mut ram = PrivateRam {
+                base: LOCAL_RAM_BASE,
+                mem: self.p.local[i].bytes_mut(),
+                undo: &mut a.undo,
+            };
+            ram.undo_stores();
             slot.hart.restore(&a.checkpoint);
+            // Looked at mid-run: the next runs wait a while, so that a core looked at often
+            // does not throw away a long run each time.
+            slot.ahead_backoff = AHEAD_BACKOFF;
             let want = n.saturating_sub(a.start);
-            let got = slot.hart.run_private(want);
+            let got = slot.hart.run_private_in(want, Some(&mut ram));
             self.p.pcs[i] = slot.hart.pc();
             if got != want {
                 let mut c = ChipError::new(
@@ -373,5 +421,25 @@ impl Tile {
             self.end_sleep(i, next);
         }
         Ok(())
+    }
+}
+
+/// For a core about to step (or that just stepped) in cycle `now`: the first cycle each core
+/// has not executed — the cores before it in the order have run `now`, the others not yet.
+fn order_next(i: usize, now: u64) -> [u64; 5] {
+    std::array::from_fn(|j| if j < i { now + 1 } else { now })
+}
+
+/// Whether an access at the address [`bhemu_rv::Hart::next_access`] gave could look at another
+/// core of the tile: its pc snapshot, or any local RAM through the slow path. An instruction
+/// not decoded yet might (EM-28).
+fn could_observe(access: Option<Option<u32>>) -> bool {
+    match access {
+        None => true,
+        Some(None) => false,
+        Some(Some(a)) => {
+            (PC_SNAPSHOT_BASE..PC_SNAPSHOT_BASE + 20).contains(&a)
+                || (LOCAL_SLOW_BASE..LOCAL_SLOW_END).contains(&a)
+        }
     }
 }

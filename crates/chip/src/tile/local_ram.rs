@@ -19,6 +19,10 @@ impl LocalRam {
     pub fn bytes(&self) -> &[u8] {
         &self.mem
     }
+    /// The whole RAM to write, for its owner's run ahead (docs/execution-model.md EM-28).
+    pub(super) fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.mem
+    }
     #[inline]
     pub fn read(&self, off: u32, width: u32) -> Option<u32> {
         super::le_bytes::read(&self.mem, off, width)

@@ -205,6 +205,8 @@ pub struct Tile {
     slept: u64,
     /// While the only awake core runs ahead: the first cycle it has not executed (else 0).
     due: u64,
+    /// The cores running ahead of the clock (a bit per core, `ahead` set).
+    aheads: u8,
     /// How the cores' instructions are timed (docs/core-timing.md); kept across soft resets.
     timing: CoreTiming,
     /// The decoded code the cores share with the chip's other cores (see
@@ -280,6 +282,7 @@ impl Tile {
             sleeps: 0,
             slept: 0,
             due: 0,
+            aheads: 0,
             timing: CoreTiming::default(),
             code: None,
         }
@@ -441,8 +444,15 @@ impl Tile {
     }
 
     /// What the NoC (or the host through it) sees at `addr` of this tile: L1, the debug
-    /// registers and the local-RAM slow path (README.md memory map, "NoC" column).
-    pub fn noc_read(&mut self, addr: u64, buf: &mut [u8], now: u64) -> Result<(), String> {
+    /// registers and the local-RAM slow path (README.md memory map, "NoC" column). `next` is
+    /// the first cycle not yet executed by any core of the tile, as for [`Tile::noc_write_at`].
+    pub fn noc_read(
+        &mut self,
+        addr: u64,
+        buf: &mut [u8],
+        now: u64,
+        next: u64,
+    ) -> Result<(), String> {
         if addr < u64::from(L1_SIZE) {
             return if self.p.l1.read_bytes(addr, buf) {
                 Ok(())
@@ -453,6 +463,8 @@ impl Tile {
         let a = u32::try_from(addr).map_err(|_| "address above 4 GiB".to_string())?;
         match decode(Core::Ncrisc, a) {
             Target::LocalRam { owner, off } if a >= 0xFFB1_4000 => {
+                // Its owner may have run ahead through it (docs/execution-model.md EM-28).
+                self.sync_ahead([next; 5]).map_err(|e| e.message)?;
                 if self.p.local[owner.index()].read_bytes(u64::from(off), buf) {
                     Ok(())
                 } else {
@@ -501,6 +513,7 @@ impl Tile {
         let a = u32::try_from(addr).map_err(|_| "address above 4 GiB".to_string())?;
         match decode(Core::Ncrisc, a) {
             Target::LocalRam { owner, off } if a >= 0xFFB1_4000 => {
+                self.sync_ahead([next; 5]).map_err(|e| e.message)?;
                 if self.p.local[owner.index()].write_bytes(u64::from(off), data) {
                     Ok(())
                 } else {
@@ -535,9 +548,10 @@ impl Tile {
     }
     pub fn read_reg(&mut self, addr: u32, now: u64) -> Result<u32, ChipError> {
         let mut b = [0u8; 4];
-        self.noc_read(u64::from(addr), &mut b, now).map_err(|m| {
-            ChipError::new(ErrorKind::InvalidInput, m).at_tile(self.p.node.x, self.p.node.y)
-        })?;
+        self.noc_read(u64::from(addr), &mut b, now, now)
+            .map_err(|m| {
+                ChipError::new(ErrorKind::InvalidInput, m).at_tile(self.p.node.x, self.p.node.y)
+            })?;
         Ok(u32::from_le_bytes(b))
     }
 

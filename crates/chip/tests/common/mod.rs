@@ -4,7 +4,7 @@
 
 use bhemu_chip::{grid, Chip, ChipConfig, Schedule};
 #[allow(unused_imports)] // each test file uses its own subset
-pub use bhemu_isa::riscv::asm::{addi, bytes, li, spin, sw};
+pub use bhemu_isa::riscv::asm::{addi, bytes, li, lw, spin, sw};
 use bhemu_isa::riscv::{BranchOp, CsrOp, Insn, LoadOp};
 
 pub const T0: u8 = 5;

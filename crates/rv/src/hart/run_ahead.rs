@@ -1,9 +1,90 @@
 //! Running a hart ahead of the chip's clock: checkpoints to rewind to, and [`Hart::run_private`],
 //! which runs only the instructions that touch nothing but the hart's own registers, pc and
-//! counters (docs/execution-model.md EM-17, EM-18).
+//! counters (docs/execution-model.md EM-17, EM-18) — and, given the hart's own local data RAM
+//! ([`PrivateRam`], [`Hart::run_private_in`]), its loads and stores there (EM-28).
 use super::{Flow, Hart};
-use crate::bus::{Access, Bus};
+use crate::bus::{Access, Bus, Width};
 use crate::op::Kind;
+
+/// A hart's own local data RAM, which a run ahead may read and write (EM-28): `mem` at
+/// addresses `base..base + mem.len()`. Every store is logged in `undo` — offset, the bytes
+/// it overwrote, width — so that a rewind can put the memory back as it was at the
+/// checkpoint ([`PrivateRam::undo_stores`]). Whoever lends it must keep everyone else from
+/// looking at that memory while the hart is ahead, or rewind the hart first.
+pub struct PrivateRam<'a> {
+    pub base: u32,
+    pub mem: &'a mut [u8],
+    pub undo: &'a mut Vec<(u32, u32, u8)>,
+}
+
+/// Most stores one run ahead logs: the run stops before the next (a bound on the log's
+/// memory; 4096 stores cover any zeroing loop over a local RAM of 8 KiB).
+pub const MAX_UNDO: usize = 4096;
+
+impl PrivateRam<'_> {
+    /// Puts back every byte the logged stores overwrote, newest first, and empties the log.
+    pub fn undo_stores(&mut self) {
+        for &(off, old, w) in self.undo.iter().rev() {
+            let o = off as usize;
+            if let Some(b) = self.mem.get_mut(o..o + usize::from(w)) {
+                b.copy_from_slice(&old.to_le_bytes()[..usize::from(w)]);
+            }
+        }
+        self.undo.clear();
+    }
+}
+
+/// The bus a run ahead's loads and stores see: the hart's own local RAM, nothing else. An
+/// access elsewhere (or past [`MAX_UNDO`] stores) stalls, which changes nothing: the run
+/// stops before that instruction and the hart executes it on the chip's clock.
+struct RamBus<'r, 'a>(&'r mut PrivateRam<'a>);
+
+impl Bus for RamBus<'_, '_> {
+    fn fetch(&mut self, _: u32) -> Access<u32> {
+        Access::Stall
+    }
+    #[inline(always)]
+    fn load(&mut self, addr: u32, w: Width) -> Access<u32> {
+        let off = addr.wrapping_sub(self.0.base) as usize;
+        match self.0.mem.get(off..off + w.bytes() as usize) {
+            Some(b) => Access::Done(le(b)),
+            None => Access::Stall,
+        }
+    }
+    #[inline(always)]
+    fn store(&mut self, addr: u32, w: Width, value: u32) -> Access<()> {
+        let off = addr.wrapping_sub(self.0.base) as usize;
+        let n = w.bytes() as usize;
+        if self.0.undo.len() >= MAX_UNDO {
+            return Access::Stall;
+        }
+        let Some(b) = self.0.mem.get_mut(off..off + n) else {
+            return Access::Stall;
+        };
+        self.0.undo.push((off as u32, le(b), n as u8));
+        match b {
+            [x] => *x = value as u8,
+            [x, y] => [*x, *y] = (value as u16).to_le_bytes(),
+            [x, y, z, t] => [*x, *y, *z, *t] = value.to_le_bytes(),
+            _ => {}
+        }
+        Access::Done(())
+    }
+    fn push_tensix(&mut self, _: u32) -> Access<()> {
+        Access::Stall
+    }
+}
+
+/// The little-endian value of 1, 2 or 4 bytes.
+#[inline(always)]
+fn le(b: &[u8]) -> u32 {
+    match *b {
+        [x] => u32::from(x),
+        [x, y] => u32::from(u16::from_le_bytes([x, y])),
+        [x, y, z, t] => u32::from_le_bytes([x, y, z, t]),
+        _ => 0,
+    }
+}
 
 /// The part of a hart's state that private instructions change (see [`Hart::run_private`]):
 /// enough to rewind a hart that ran ahead and replay it to any earlier cycle.
@@ -71,10 +152,66 @@ impl Hart {
     /// fast schedule does: docs/execution-model.md EM-17, EM-18). Runs nothing while tracing
     /// or paused.
     pub fn run_private(&mut self, max: u64) -> u64 {
+        self.run_private_in(max, None)
+    }
+
+    /// Where the instruction at pc will access memory, as far as the decode cache knows:
+    /// `Some(None)` for a decoded instruction that accesses none, `Some(Some(addr))` for a
+    /// decoded load, store or AMO (its effective address, before any misalignment rule),
+    /// `None` while the instruction is not decoded. A scheduler whose other harts run ahead
+    /// asks before stepping this one whether it could look at them (docs/execution-model.md
+    /// EM-28).
+    pub fn next_access(&self) -> Option<Option<u32>> {
+        let op = self.cache.get(self.pc)?;
+        let base = self.core.r(op.rs1);
+        Some(if op.kind.is_load() || op.kind.is_store() {
+            Some(base.wrapping_add(op.imm))
+        } else if op.kind == Kind::Amo {
+            Some(base)
+        } else {
+            None
+        })
+    }
+
+    /// [`Hart::run_private`], and with `ram` also the loads and stores whose bytes all lie in
+    /// that local RAM (every store logged for a rewind, at most [`MAX_UNDO`]); the run stops
+    /// before any other access, as before any other instruction that is not private
+    /// (docs/execution-model.md EM-28).
+    pub fn run_private_in(&mut self, max: u64, ram: Option<&mut PrivateRam>) -> u64 {
         // A pipelined hart's private ops may stall (docs/core-timing.md): it runs no ahead.
         if self.halted.is_some() || self.trace.is_some() || self.pipeline.is_some() {
             return 0;
         }
+        let n = self.run_blocks(max);
+        let Some(ram) = ram else {
+            return n;
+        };
+        // On past the first load or store one op at a time: blocks end at every access, and
+        // building and looking them up would cost more than the few ops between accesses.
+        let mut bus = RamBus(ram);
+        let mut pc = self.pc;
+        let mut k = 0u64;
+        while n + k < max {
+            let Some(op) = self.cache.get(pc) else { break };
+            if !(op.kind.is_private() || op.kind.is_load() || op.kind.is_store()) {
+                break;
+            }
+            match self.core.exec(&mut self.cache, &mut bus, op, pc) {
+                Flow::Next(next) => {
+                    pc = next;
+                    k += 1;
+                }
+                _ => break,
+            }
+        }
+        self.pc = pc;
+        self.skip_retired(k);
+        n + k
+    }
+
+    /// The private instructions of [`Hart::run_private`]: whole basic blocks while the budget
+    /// holds one, the tail one op at a time.
+    fn run_blocks(&mut self, max: u64) -> u64 {
         let mut pc = self.pc;
         let mut n = 0u64;
         // Whole blocks while the budget holds one (crate::block); the tail one op at a time.

@@ -9,7 +9,7 @@
 use bhemu_noc::{Noc, TileNoc};
 use bhemu_rv::{Checkpoint, PrivateRam, Step};
 
-use super::memory_map::{L1_SIZE, LOCAL_RAM_BASE, OVERLAY_BASE, PC_SNAPSHOT_BASE};
+use super::memory_map::{decode, Target, L1_SIZE, LOCAL_RAM_BASE, OVERLAY_BASE};
 use super::overlay::Overlay;
 use super::stall::Sleep;
 use super::{bus, park, CoreState, Tile};
@@ -28,9 +28,6 @@ pub(super) struct Ahead {
 
 /// Most cycles a core runs ahead in one go.
 const MAX_AHEAD: u64 = 1 << 22;
-/// The local RAMs' slow path, every core's RAM for every core (README.md memory map).
-const LOCAL_SLOW_BASE: u32 = 0xFFB1_4000;
-const LOCAL_SLOW_END: u32 = 0xFFB1_E000;
 /// Most cycles a core runs ahead while other cores of its tile step (EM-28): they may look at
 /// it and rewind it, which throws away the rest of the run.
 const MAX_AHEAD_SHARED: u64 = 4096;
@@ -123,7 +120,7 @@ impl Tile {
             }
             // Another core ahead of the clock is brought to the cycle before this one could
             // look at it: its pc snapshot or its local RAM (EM-28).
-            if self.aheads != 0 && could_observe(self.cores[i].hart.next_access()) {
+            if self.aheads != 0 && could_observe(core, self.cores[i].hart.next_access()) {
                 self.sync_ahead(order_next(i, now))?;
             }
             let slot = &mut self.cores[i];
@@ -430,16 +427,17 @@ fn order_next(i: usize, now: u64) -> [u64; 5] {
     std::array::from_fn(|j| if j < i { now + 1 } else { now })
 }
 
-/// Whether an access at the address [`bhemu_rv::Hart::next_access`] gave could look at another
-/// core of the tile: its pc snapshot, or any local RAM through the slow path. An instruction
-/// not decoded yet might (EM-28).
-fn could_observe(access: Option<Option<u32>>) -> bool {
+/// Whether `core`'s access at the address [`bhemu_rv::Hart::next_access`] gave could look at
+/// another core of the tile: a pc snapshot, or another core's local RAM (the slow path). An
+/// instruction not decoded yet might (EM-28).
+fn could_observe(core: Core, access: Option<Option<u32>>) -> bool {
     match access {
         None => true,
         Some(None) => false,
-        Some(Some(a)) => {
-            (PC_SNAPSHOT_BASE..PC_SNAPSHOT_BASE + 20).contains(&a)
-                || (LOCAL_SLOW_BASE..LOCAL_SLOW_END).contains(&a)
-        }
+        Some(Some(a)) => match decode(core, a) {
+            Target::PcSnapshot(_) => true,
+            Target::LocalRam { owner, .. } => owner != core,
+            _ => false,
+        },
     }
 }

@@ -230,18 +230,50 @@ pub fn in_lanes<R>(f: impl FnOnce() -> R) -> R {
 mod tests {
     use super::*;
 
+    /// A xorshift generator of 32-bit values from `seed`.
+    fn xorshift(mut s: u64) -> impl FnMut() -> u32 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 16) as u32
+        }
+    }
+
+    /// Round `round` of a sweep of the operand precisions, accumulator modes, fidelity phases
+    /// and SrcB zero rules: `(pa, pb, mode, phase, flush_b)`.
+    fn sweep(round: u32) -> ((Precision, Precision), AccMode, u32, bool) {
+        let precisions = [Precision::Tf32, Precision::Fp16, Precision::Bf16];
+        let mode = AccMode {
+            wide: round & 16 != 0,
+            e8: round & 32 == 0,
+        };
+        (
+            (
+                precisions[(round % 3) as usize],
+                precisions[(round / 3 % 3) as usize],
+            ),
+            mode,
+            round / 64 % 4,
+            round & 256 == 0,
+        )
+    }
+
+    /// Lane `j` of `t` as a scalar term.
+    fn lane(t: &TermLanes, j: usize) -> Term {
+        Term {
+            negative: t.negative[j],
+            exp: t.exp[j],
+            sig: t.sig[j],
+        }
+    }
+
     /// The branch-free lanes give [`accumulate`]'s words for every mode on random terms and Dst
     /// values (exponents near each other and anywhere, zero and negative terms).
     #[test]
     #[allow(clippy::needless_range_loop)]
     fn accumulate_lanes_equal_accumulate() {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 16) as u32
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for round in 0..4000 {
             let mode = AccMode {
                 wide: round & 1 != 0,
@@ -294,23 +326,9 @@ mod tests {
     /// anywhere, zero exponents, all-zero datums, signs flipped as ELWSUB flips them).
     #[test]
     fn add_terms_lanes_equal_add_term() {
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 16) as u32
-        };
-        let precisions = [Precision::Tf32, Precision::Fp16, Precision::Bf16];
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..6000u32 {
-            let pa = precisions[(round % 3) as usize];
-            let pb = precisions[(round / 3 % 3) as usize];
-            let mode = AccMode {
-                wide: round & 16 != 0,
-                e8: round & 32 == 0,
-            };
-            let phase = round / 64 % 4;
-            let flush_b = round & 256 == 0;
+            let ((pa, pb), mode, phase, flush_b) = sweep(round);
             let base = next() % 256;
             let mut datum = || -> u32 {
                 let v = next() & 0x7_ffff;
@@ -332,13 +350,9 @@ mod tests {
                     mode,
                     phase,
                 );
-                let lane = Term {
-                    negative: got.negative[j],
-                    exp: got.exp[j],
-                    sig: got.sig[j],
-                };
                 assert_eq!(
-                    lane, want,
+                    lane(&got, j),
+                    want,
                     "round {round} lane {j}: {:#07x} + {:#07x}, {pa:?} {pb:?} {mode:?} phase {phase}",
                     a[j], b[j]
                 );
@@ -351,23 +365,9 @@ mod tests {
     /// exponents, exponents whose sum re-biases to ≤ 0, all-zero datums).
     #[test]
     fn product_terms_lanes_equal_product_term() {
-        let mut s = 0x2545_f491_4f6c_dd1du64 ^ 0x5555;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 16) as u32
-        };
-        let precisions = [Precision::Tf32, Precision::Fp16, Precision::Bf16];
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d ^ 0x5555);
         for round in 0..6000u32 {
-            let pa = precisions[(round % 3) as usize];
-            let pb = precisions[(round / 3 % 3) as usize];
-            let mode = AccMode {
-                wide: round & 16 != 0,
-                e8: round & 32 == 0,
-            };
-            let phase = round / 64 % 4;
-            let flush_b = round & 256 == 0;
+            let ((pa, pb), mode, phase, flush_b) = sweep(round);
             let adj = product_adj(mode, phase);
             let mut datum = || -> u32 {
                 let v = next() & 0x7_ffff;
@@ -388,13 +388,9 @@ mod tests {
                     phase,
                     adj,
                 );
-                let lane = Term {
-                    negative: got.negative[j],
-                    exp: got.exp[j],
-                    sig: got.sig[j],
-                };
                 assert_eq!(
-                    lane, want,
+                    lane(&got, j),
+                    want,
                     "round {round} lane {j}: {:#07x} * {:#07x}, {pa:?} {pb:?} {mode:?} phase {phase}",
                     a[j], b[j]
                 );

@@ -137,6 +137,33 @@ impl TensixMemory for DatumByDatum {
     }
 }
 
+/// Runs `f` — one or more unit functions — on `state` and `mem` as thread `thread` of a
+/// coprocessor with empty Src banks, at cycle 0; returns what `f` returned and the warnings.
+/// For the units' own tests.
+#[cfg(test)]
+pub(crate) fn run_unit<R>(
+    state: &mut TensixState,
+    mem: &mut dyn TensixMemory,
+    thread: usize,
+    mode: Mode,
+    f: impl FnOnce(&mut Ctx) -> R,
+) -> (R, Vec<TensixError>) {
+    let banks = SrcBanks::default();
+    let mut warnings = Vec::new();
+    let mut ctx = Ctx {
+        state,
+        banks: &banks,
+        mem,
+        thread,
+        cycle: 0,
+        word: 0,
+        mode,
+        warnings: &mut warnings,
+    };
+    let r = f(&mut ctx);
+    (r, warnings)
+}
+
 /// Everything a unit function may touch, plus where it runs (for errors).
 pub struct Ctx<'a> {
     pub state: &'a mut TensixState,

@@ -491,26 +491,24 @@ fn pacr_datums(ctx: &mut Ctx, insn: Pacr) -> UnitResult {
         intf_stride,
         interfaces: &interfaces,
         zero_write: zero_write != 0,
+        relu_mode,
         early: ec,
         late: lc,
         dcfg,
     };
-    let rows = relu_mode == 0 && super::pack_rows::pack(ctx, &edges, &run);
-    let reads = interfaces
-        .iter()
-        .flat_map(|&k| (0..num).map(move |i| src + intf_stride * k + i))
-        .take(if rows { 0 } else { usize::MAX });
-    let relu_cfg = (relu_mode, relu_threshold);
-    for (i, idx) in reads.enumerate() {
-        if !pack_datum(
-            ctx,
-            &edges,
-            (ec, relu_cfg, lc, dcfg),
-            zero_write != 0,
-            i,
-            idx,
-        )? {
-            return Ok(());
+    if !super::pack_rows::pack(ctx, &edges, &run) {
+        let relu_cfg = (relu_mode, relu_threshold);
+        for (i, idx) in run.indices().enumerate() {
+            if !pack_datum(
+                ctx,
+                &edges,
+                (ec, relu_cfg, lc, dcfg),
+                zero_write != 0,
+                i,
+                idx,
+            )? {
+                return Ok(());
+            }
         }
     }
     advance_adcs(ctx, which, addr_mode);

@@ -25,16 +25,27 @@ pub(super) struct Run<'a> {
     pub intf_stride: u32,
     pub interfaces: &'a [u32],
     pub zero_write: bool,
+    /// `STACC_RELU_ApplyRelu`: any mode but 0 is off the plain road.
+    pub relu_mode: u32,
     pub early: EarlyCfg,
     pub late: LateCfg,
     pub dcfg: DestAccessCfg,
+}
+
+impl Run<'_> {
+    /// The `Dst` index of each datum, in stream order (both paths read them so).
+    pub(super) fn indices(&self) -> impl Iterator<Item = u32> + '_ {
+        self.interfaces
+            .iter()
+            .flat_map(move |&k| (0..self.num).map(move |i| self.src + self.intf_stride * k + i))
+    }
 }
 
 /// Packs `run` on the plain road into the data stream's gathered bytes (see the module
 /// documentation). `false`, having changed nothing, when the road does not apply: the
 /// caller's general path then packs the same datums.
 pub(super) fn pack(ctx: &mut Ctx, edges: &EdgeMasks, run: &Run) -> bool {
-    if run.late.l1_acc || run.late.bfp.is_some() || !edges.keep_all() {
+    if run.relu_mode != 0 || run.late.l1_acc || run.late.bfp.is_some() || !edges.keep_all() {
         return false;
     }
     let Some(width) = early(run.early, 0)
@@ -116,29 +127,26 @@ fn convert_as(ctx: &Ctx, run: &Run, width: u32, out: &mut [u8]) -> bool {
 fn convert<const W: usize>(ctx: &Ctx, run: &Run, out: &mut [u8]) -> bool {
     let dst = &ctx.state.dst;
     let mut chunks = out.chunks_exact_mut(W);
-    for &k in run.interfaces {
-        let from = run.src + run.intf_stride * k;
-        for i in 0..run.num {
-            let idx = (from + i) & 0x3fff;
-            let (row, col) = (idx >> 4, (idx & 15) as usize);
-            let raw = if run.zero_write {
-                0
-            } else if run.early.read32 {
-                dst.read32(row, col, run.dcfg)
-            } else {
-                dst.read16(row, col, run.dcfg) as u32
-            };
-            let Some((value, _)) = early(run.early, raw)
-                .ok()
-                .and_then(|m| late_value(run.late, m.narrowed()))
-            else {
-                return false;
-            };
-            let Some(c) = chunks.next() else {
-                return false;
-            };
-            c.copy_from_slice(&value.to_le_bytes()[..W]);
-        }
+    for idx in run.indices() {
+        let idx = idx & 0x3fff;
+        let (row, col) = (idx >> 4, (idx & 15) as usize);
+        let raw = if run.zero_write {
+            0
+        } else if run.early.read32 {
+            dst.read32(row, col, run.dcfg)
+        } else {
+            dst.read16(row, col, run.dcfg) as u32
+        };
+        let Some((value, _)) = early(run.early, raw)
+            .ok()
+            .and_then(|m| late_value(run.late, m.narrowed()))
+        else {
+            return false;
+        };
+        let Some(c) = chunks.next() else {
+            return false;
+        };
+        c.copy_from_slice(&value.to_le_bytes()[..W]);
     }
     true
 }

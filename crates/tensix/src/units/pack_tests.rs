@@ -49,7 +49,7 @@ fn packer_edge_mask_writes_zero_of_the_intermediate_width() {
     assert_eq!(l1.bytes[0x1010 + 128], 0xee);
 }
 
-use crate::units::DatumByDatum;
+use crate::units::{run_unit, DatumByDatum};
 
 /// One PACR (`Last`) of 64 INT16 datums — the upper halves of `dst(row, col)`, rows 0..3 of
 /// a 32-bit Dst — to the data stream at `(dest + 1) * 16`, edge mask `mask` on every row;
@@ -60,7 +60,6 @@ fn pack_64_int16(
     mask: u32,
     dst: impl Fn(u32, u32) -> u32,
 ) -> (Option<String>, Vec<crate::TensixError>) {
-    use crate::src_banks::SrcBanks;
     use crate::state::TensixState;
     use crate::Mode;
     let mut st = TensixState::new();
@@ -84,18 +83,6 @@ fn pack_64_int16(
             st.dst.write32(row, col as usize, dst(row, col), dcfg);
         }
     }
-    let banks = SrcBanks::default();
-    let mut warnings = Vec::new();
-    let mut ctx = Ctx {
-        state: &mut st,
-        banks: &banks,
-        mem,
-        thread: t,
-        cycle: 0,
-        word: 0,
-        mode: Mode::Strict,
-        warnings: &mut warnings,
-    };
     let insn = Pacr {
         cfg_context: 0,
         row_pad_zero: 0,
@@ -110,8 +97,8 @@ fn pack_64_int16(
         flush: 0,
         last: 1,
     };
-    let e = pacr(&mut ctx, insn).err().map(|e| e.message);
-    (e, warnings)
+    let (r, warnings) = run_unit(&mut st, mem, t, Mode::Strict, |ctx| pacr(ctx, insn));
+    (r.err().map(|e| e.message), warnings)
 }
 
 /// The packer gathers a PACR's data-stream bytes into one L1 write: the same bytes land, and
@@ -178,7 +165,6 @@ fn pack_twice(
     mem: &mut dyn crate::TensixMemory,
     case: PackCase,
 ) -> (Option<String>, PackerState, Vec<String>) {
-    use crate::src_banks::SrcBanks;
     use crate::state::TensixState;
     use crate::Mode;
     let mut st = TensixState::new();
@@ -216,18 +202,6 @@ fn pack_twice(
             st.dst.write32(row, col, hi << 16 | seed >> 16, dcfg);
         }
     }
-    let banks = SrcBanks::default();
-    let mut warnings = Vec::new();
-    let mut ctx = Ctx {
-        state: &mut st,
-        banks: &banks,
-        mem,
-        thread: t,
-        cycle: 0,
-        word: 0,
-        mode: Mode::Permissive,
-        warnings: &mut warnings,
-    };
     let insn = |last| Pacr {
         cfg_context: 0,
         row_pad_zero: 0,
@@ -242,10 +216,10 @@ fn pack_twice(
         flush: 0,
         last,
     };
-    let e = pacr(&mut ctx, insn(0))
-        .and_then(|()| pacr(&mut ctx, insn(1)))
-        .err()
-        .map(|e| e.message);
+    let (r, warnings) = run_unit(&mut st, mem, t, Mode::Permissive, |ctx| {
+        pacr(ctx, insn(0)).and_then(|()| pacr(ctx, insn(1)))
+    });
+    let e = r.err().map(|e| e.message);
     let state = st.packers[0].clone();
     (e, state, warnings.into_iter().map(|w| w.message).collect())
 }

@@ -209,7 +209,6 @@ fn unpack_to_src(
     count: u32,
     how: Unpacking,
 ) -> (Option<String>, crate::state::SrcData) {
-    use crate::src_banks::SrcBanks;
     use crate::state::cfg_fields as f;
     use crate::state::{Coord, TensixState};
     let mut st = TensixState::new();
@@ -244,18 +243,6 @@ fn unpack_to_src(
     st.unpackers[u].src_row[t] = how.src_row;
     st.adcs[t].unpacker[u][0].set_both(Coord::X, 0);
     st.adcs[t].unpacker[u][1].set_both(Coord::X, count - 1);
-    let banks = SrcBanks::default();
-    let mut warnings = Vec::new();
-    let mut ctx = Ctx {
-        state: &mut st,
-        banks: &banks,
-        mem,
-        thread: t,
-        cycle: 0,
-        word: 0,
-        mode: crate::Mode::Strict,
-        warnings: &mut warnings,
-    };
     let insn = bhemu_isa::tensix::blackhole::operands::Unpacr {
         unpack_block_selection: u as u8,
         addr_mode: 0,
@@ -271,7 +258,10 @@ fn unpack_to_src(
         search_cache_flush: 0,
         last: 0,
     };
-    let e = super::unpacr(&mut ctx, insn).err().map(|e| e.message);
+    let (r, _) = crate::units::run_unit(&mut st, mem, t, crate::Mode::Strict, |ctx| {
+        super::unpacr(ctx, insn)
+    });
+    let e = r.err().map(|e| e.message);
     (
         e,
         if u == 0 {

@@ -198,9 +198,11 @@ impl ChipBackend {
     /// effects not modelled, permissive MMIO), each kind once: the first tile, thread, word and
     /// cycle that met it stand for the rest.
     fn drain_chip_warnings(&mut self) {
-        let fresh: Vec<_> = self
-            .chip
-            .take_warnings()
+        let taken = self.chip.take_warnings();
+        if taken.is_empty() {
+            return;
+        }
+        let fresh: Vec<_> = taken
             .into_iter()
             .filter(|w| {
                 // The kind is the text after the location ("... word 0x...: what").

@@ -110,6 +110,9 @@ pub struct Chip {
     l1_written: bool,
     /// Fast schedule: the last cycle visited no tile and no coprocessor.
     quiet: bool,
+    /// Some tile was stepped since [`Chip::take_warnings`] last looked: only a step records a
+    /// warning, so a host that asks after every clock of an idle chip costs no scan.
+    stepped_since_warnings: bool,
     /// The timeline tracer, when one is recording ([`crate::trace`]).
     pub(crate) tracer: Option<Box<crate::trace::ChipTracer>>,
     /// Host threads the fast schedule may spread a cycle's tiles over (`crate::threads`).
@@ -212,6 +215,7 @@ impl Chip {
             earliest: 0,
             any_busy: true,
             l1_written: false,
+            stepped_since_warnings: false,
             quiet: false,
             tracer: None,
             threads: crate::threads::threads_from_env()?,
@@ -410,11 +414,20 @@ impl Chip {
         }
     }
 
+    /// The warnings the tiles recorded since the last call, in tile order, leaving none. A
+    /// host through libttsim.so asks after every clock, so the common answer — none — costs
+    /// nothing after cycles that stepped no tile, and a glance at each tile otherwise.
     pub fn take_warnings(&mut self) -> Vec<ChipError> {
-        self.tiles
-            .iter_mut()
-            .flat_map(|t| t.take_warnings())
-            .collect()
+        let mut out = Vec::new();
+        if !std::mem::take(&mut self.stepped_since_warnings) {
+            return out;
+        }
+        for t in &mut self.tiles {
+            if t.has_warnings() {
+                out.append(&mut t.take_warnings());
+            }
+        }
+        out
     }
 
     /// Whether the chip routes NoC coordinates through the translation tables. Always true:

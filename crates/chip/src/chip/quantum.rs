@@ -64,6 +64,7 @@ impl Chip {
         q: u64,
         done: Option<TileDone<'_>>,
     ) -> Result<QuantumEnd, ChipError> {
+        self.stepped_since_warnings = true;
         let from = self.cycle;
         let to = from + q;
         let n = self.tiles.len();

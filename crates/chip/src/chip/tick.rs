@@ -61,6 +61,7 @@ impl Chip {
         // A cycle with nothing due costs nothing worth timing (tt-umd clocks one such cycle per
         // read of an idle chip).
         let nothing_due = self.earliest > now && !self.any_busy;
+        self.stepped_since_warnings |= !nothing_due || self.schedule == Schedule::Reference;
         let plan = if self.threads > 1 && self.schedule == Schedule::Fast && !nothing_due {
             crate::threads::plan_spread(
                 self.threads,

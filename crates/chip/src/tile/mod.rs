@@ -392,6 +392,12 @@ impl Tile {
     pub fn warnings(&self) -> &[ChipError] {
         &self.p.warnings
     }
+    /// Warnings recorded and not yet taken.
+    #[inline]
+    pub fn has_warnings(&self) -> bool {
+        !self.p.warnings.is_empty()
+    }
+
     pub fn take_warnings(&mut self) -> Vec<ChipError> {
         std::mem::take(&mut self.p.warnings)
     }

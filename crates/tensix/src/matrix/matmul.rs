@@ -109,7 +109,9 @@ pub(super) fn mvmul(
 struct SrcABlock {
     exp: [[i32; 16]; 16],
     slice: [[i32; 16]; 16],
-    zero: [[bool; 16]; 16],
+    /// All ones for a zero operand, else 0: a lane mask, so that the selects of T4 run in
+    /// vector lanes (a `bool` per lane would be widened one lane at a time).
+    zero: [[i32; 16]; 16],
 }
 
 impl SrcABlock {
@@ -125,7 +127,7 @@ impl SrcABlock {
         let mut b = SrcABlock {
             exp: [[0; 16]; 16],
             slice: [[0; 16]; 16],
-            zero: [[true; 16]; 16],
+            zero: [[-1; 16]; 16],
         };
         for k in 0..16 {
             for j in 0..16 {
@@ -134,7 +136,7 @@ impl SrcABlock {
                     let m = datapath::a_slice(o.man | 0x400, phase) as i32;
                     b.exp[k][j] = o.exp;
                     b.slice[k][j] = if o.sign != 0 { -m } else { m };
-                    b.zero[k][j] = false;
+                    b.zero[k][j] = 0;
                 }
             }
         }
@@ -201,10 +203,16 @@ impl SrcABlock {
                     }
                 };
                 let (ae, asl, az) = (&self.exp[k], &self.slice[k], &self.zero[k]);
-                for j in 0..16 {
-                    let z = az[j] | bk.zero;
-                    exps[kk][j] = if z { zero_exp } else { ae[j] + b_exp };
-                    vals[kk][j] = asl[j] * b_slice;
+                if bk.zero {
+                    // Every product is zero: its exponent is the zero term's, its value 0.
+                    exps[kk] = [zero_exp; 16];
+                    vals[kk] = [0; 16];
+                } else {
+                    for j in 0..16 {
+                        let z = az[j];
+                        exps[kk][j] = (z & zero_exp) | (!z & (ae[j] + b_exp));
+                        vals[kk][j] = asl[j] * b_slice;
+                    }
                 }
             }
             let mut top = exps[0];

@@ -56,7 +56,7 @@ fn warnings_per_clock(
         let w: Vec<u32> = c
             .take_warnings()
             .iter()
-            .map(|e| e.loc.addr.unwrap_or(0) as u32)
+            .map(|e| e.loc.addr.unwrap_or(0))
             .collect();
         (c.cycle(), w)
     };

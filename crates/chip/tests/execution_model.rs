@@ -530,3 +530,173 @@ fn em28_another_core_looking_rewinds_the_core_that_ran_ahead() {
     }
     assert!(ran_ahead > 0, "BRISC never ran ahead while TRISC0 stepped");
 }
+
+/// Where [`l1_sum_loop`] reads its words: L1, away from the code and `OUT`.
+const SRC: u32 = 0x40000;
+
+/// `n` passes of: load the next L1 word at `SRC`, add it to t1, store t1 in BRISC's local
+/// RAM; then t1 to L1 `OUT` and spin (6 instructions a pass: 2 + 2 + 2 + 6n + 2 cycles before
+/// the store to L1). With `then_poll`, a poll of `FLAG` follows instead of the spin.
+fn l1_sum_loop(n: u32, then_poll: bool) -> Vec<Insn> {
+    use bhemu_isa::riscv::RegOp;
+    const S1: u8 = 9;
+    let mut p = li(S0, n);
+    p.extend(li(T0, LOCAL));
+    p.extend(li(S1, SRC));
+    p.push(lw(T2, S1));
+    p.push(Insn::Op {
+        op: RegOp::Add,
+        rd: T1,
+        rs1: T1,
+        rs2: T2,
+    });
+    p.push(sw(T1, T0));
+    p.push(addi(S1, S1, 4));
+    p.push(addi(S0, S0, -1));
+    p.push(branch(BranchOp::Bne, S0, 0, -20));
+    p.extend(li(T0, OUT));
+    p.push(sw(T1, T0));
+    if then_poll {
+        p.extend(poll_program());
+    } else {
+        p.push(spin());
+    }
+    p
+}
+
+/// BRISC alone running `program` with the words `SRC + 4k` holding `k + 1`.
+fn summing_chip(schedule: Schedule, program: &[Insn], n: u32) -> Chip {
+    let mut c = brisc_alone(schedule, program);
+    let words: Vec<u8> = (1..=n).flat_map(|k| k.to_le_bytes()).collect();
+    c.write_l1(1, 2, u64::from(SRC), &words).expect("words");
+    c
+}
+
+/// EM-29: a lone core runs ahead through its loads of L1 too: its tile is next due at the
+/// store to L1 after the loop, and the sum and every cycle equal the reference schedule's.
+/// A poll of L1 after it (a pass that loads L1 and stores nothing) still parks.
+#[test]
+fn em29_a_lone_core_runs_ahead_through_its_loads_of_l1() {
+    let n = 1000u32;
+    let prog = l1_sum_loop(n, true);
+    let store_at = u64::from(2 + 2 + 2 + 6 * n + 2);
+    let mut f = summing_chip(Schedule::Fast, &prog, n);
+    let mut dues = Vec::new();
+    for _ in 0..12 {
+        f.clock(1).expect("run");
+        dues.push((f.cycle(), next_due(&f)));
+    }
+    assert!(
+        dues.iter().any(|&(_, d)| d == store_at),
+        "ran ahead to the store at cycle {store_at}: {dues:?}"
+    );
+    let mut r = summing_chip(Schedule::Reference, &prog, n);
+    for c in [&mut f, &mut r] {
+        let hit = c.run_until_l1(20_000, |c| {
+            c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()) != Some(0)
+        });
+        assert_eq!(hit.ok(), Some(true));
+        assert_eq!(c.cycle(), store_at + 1, "first cycle after the store");
+        c.clock(200).expect("run");
+    }
+    let want = n * (n + 1) / 2;
+    for c in [&f, &r] {
+        assert_eq!(
+            c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()),
+            Some(want)
+        );
+    }
+    assert_eq!(
+        next_due(&f),
+        u64::MAX,
+        "the poll of FLAG after the loop parked"
+    );
+    assert_eq!(
+        f.digest()
+            .expect("digest")
+            .first_difference(&r.digest().expect("digest")),
+        None
+    );
+}
+
+/// EM-29: a write under a load a core ran ahead through — by the host between cycles, or by
+/// another core of the tile within a cycle — rewinds it to the exact cycle: loads before the
+/// write get the old value, loads after it the new one, and the sum and digest equal the
+/// reference schedule's at any cycle of the run; a write to a line it did not read changes
+/// nothing.
+#[test]
+fn em29_a_write_under_a_load_rewinds_the_core_that_ran_ahead_through_it() {
+    let n = 600u32;
+    let prog = l1_sum_loop(n, false);
+    // The host writes word k at cycle `at` (or a word on a line the loop never reads).
+    for at in [1u64, 7, 40, 41, 42, 43, 700, 1201, 3000] {
+        for k in [0u32, 5, 100, 300, 599, 5000] {
+            let mut got = Vec::new();
+            let mut digests = Vec::new();
+            for schedule in [Schedule::Reference, Schedule::Fast] {
+                let mut c = summing_chip(schedule, &prog, n);
+                c.clock(at).expect("run");
+                c.write_l1(1, 2, u64::from(SRC + 4 * k), &1000u32.to_le_bytes())
+                    .expect("write");
+                c.clock(4000).expect("run");
+                got.push(c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()));
+                digests.push(c.digest().expect("digest"));
+            }
+            assert_eq!(
+                got[0], got[1],
+                "host write of word {k} at {at}: reference vs fast"
+            );
+            assert_eq!(
+                digests[0].first_difference(&digests[1]),
+                None,
+                "host write of word {k} at {at}"
+            );
+        }
+    }
+    // TRISC0 counts down `delay` passes, then stores over word k; BRISC sums meanwhile.
+    let writer = |delay: u32, k: u32| {
+        let mut p = li(S0, delay);
+        p.push(addi(S0, S0, -1));
+        p.push(branch(BranchOp::Bne, S0, 0, -4));
+        p.extend(li(T0, SRC + 4 * k));
+        p.extend(li(T1, 77));
+        p.push(sw(T1, T0));
+        p.push(spin());
+        p
+    };
+    let mut ran_ahead = 0;
+    for delay in [1u32, 2, 3, 10, 11, 40, 41, 300, 301, 1500] {
+        for k in [0u32, 20, 200, 599] {
+            let mut got = Vec::new();
+            let mut digests = Vec::new();
+            for schedule in [Schedule::Reference, Schedule::Fast] {
+                let mut c = summing_chip(schedule, &prog, n);
+                c.write_l1(1, 2, 0x6000, &bytes(&writer(delay, k)))
+                    .expect("trisc0");
+                for pc in [0x12000u64, 0xA000, 0xE000] {
+                    c.write_l1(1, 2, pc, &bytes(&[spin()])).expect("others");
+                }
+                c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
+                let before = u64::from(2 * delay).saturating_sub(3).max(1);
+                c.clock(before).expect("run");
+                let brisc = c.tile(1, 2).map_or(0, |t| t.hart(Core::Brisc).cycles());
+                if schedule == Schedule::Fast && brisc > c.cycle() {
+                    ran_ahead += 1;
+                }
+                c.clock(5000 - before).expect("run");
+                got.push(c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()));
+                digests.push(c.digest().expect("digest"));
+            }
+            assert_eq!(
+                got[0], got[1],
+                "TRISC0's store of word {k} after {delay}: reference vs fast"
+            );
+            assert_eq!(
+                digests[0].first_difference(&digests[1]),
+                None,
+                "TRISC0's store of word {k} after {delay}"
+            );
+        }
+    }
+    assert!(ran_ahead > 0, "BRISC never ran ahead while TRISC0 stepped");
+}

@@ -1,13 +1,13 @@
 //! The fast schedule's side of a tile ([`crate::Schedule::Fast`]): which cores need a visit
 //! this cycle, parking idle cores (see `park`), and letting a core run its private
-//! instructions (and its own local RAM's loads and stores) ahead of the clock, rewound exactly
-//! when anything could observe it; and a core stalled on an access sleeps until the retry could succeed (see
-//! `stall`). [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
+//! instructions (and its own local RAM's loads and stores, and its loads of L1) ahead of the
+//! clock, rewound exactly when anything could observe it or change what it read; and a core
+//! stalled on an access sleeps until the retry could succeed (see `stall`). [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
 //! these shortcuts (docs/execution-model.md EM-9); the clauses and their tests: EM-10 (when
-//! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17 and EM-28
-//! (running ahead), EM-19 (bringing cores to the cycle for observers).
+//! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17, EM-28 and
+//! EM-29 (running ahead), EM-19 (bringing cores to the cycle for observers).
 use bhemu_noc::{Noc, TileNoc};
-use bhemu_rv::{Checkpoint, PrivateRam, Step};
+use bhemu_rv::{Checkpoint, PrivateRam, Shared, Step};
 
 use super::memory_map::{decode, Target, L1_SIZE, LOCAL_RAM_BASE, OVERLAY_BASE};
 use super::overlay::Overlay;
@@ -18,12 +18,14 @@ use crate::tile::Core;
 
 /// A core that ran private instructions ahead of the clock: it has executed every cycle before
 /// `until`, and `checkpoint` is its state when it had executed every cycle before `start`;
-/// `undo` logs the stores it made to its own local RAM since (EM-28), to put back on a rewind.
+/// `undo` logs the stores it made to its own local RAM since (EM-28), to put back on a rewind,
+/// and `loads` its loads of L1 (EM-29), whose lines it watches, to replay on a rewind.
 pub(super) struct Ahead {
     checkpoint: Checkpoint,
     start: u64,
     until: u64,
     undo: Vec<(u32, u32, u8)>,
+    loads: Vec<(u32, u32, u8)>,
 }
 
 /// Most cycles a core runs ahead in one go.
@@ -114,7 +116,9 @@ impl Tile {
                 if a.until > now {
                     continue;
                 }
-                self.cores[i].ahead = None;
+                if let Some(a) = self.cores[i].ahead.take() {
+                    unwatch_loads(&mut self.p.l1, &a.loads, 1 << i);
+                }
                 self.aheads &= !(1 << i);
                 self.due = 0;
             }
@@ -186,6 +190,12 @@ impl Tile {
             // Cores before this one in the order have run this cycle; the others have not.
             if self.p.l1.woken() != 0 || self.p.soft_reset_old.is_some() {
                 let next = order_next(i, now);
+                // A write under a load a core ran ahead through rewinds it first (EM-29).
+                let ahead = self.p.l1.woken() & self.aheads;
+                if ahead != 0 {
+                    self.sync_ahead(next)?;
+                    self.p.l1.clear_woken(ahead);
+                }
                 if self.p.l1.woken() != 0 {
                     self.wake(self.p.l1.woken(), next)?;
                 }
@@ -205,12 +215,14 @@ impl Tile {
     }
 
     /// Lets core `i`, which executed cycle `now`, run its next private instructions — and
-    /// loads and stores of its own local RAM — ahead of the clock when it is not in the
+    /// loads and stores of its own local RAM, and loads of L1 — ahead of the clock when it is
+    /// not in the
     /// middle of an idle-loop candidate pass: up to [`MAX_AHEAD`] of them when it is the only
     /// core of the tile that steps, [`MAX_AHEAD_SHARED`] when others step too (they may look
     /// at it). Anything that could observe or change it — another core about to read its pc
-    /// snapshot or its local RAM, a store over code, the NoC or the host at its local RAM — first
-    /// rewinds it to the exact cycle ([`Tile::sync_ahead`]; docs/execution-model.md EM-28).
+    /// snapshot or its local RAM, a store over code, the NoC or the host at its local RAM,
+    /// anyone's write to an L1 line it loaded from — first rewinds it to the exact cycle
+    /// ([`Tile::sync_ahead`]; docs/execution-model.md EM-28, EM-29).
     ///
     /// A run shorter than [`MIN_AHEAD`] (a few private instructions between two loads, as in
     /// an idle loop polling L1) is undone: it saves almost nothing, and its instructions —
@@ -232,10 +244,16 @@ impl Tile {
         let max = if alone { MAX_AHEAD } else { MAX_AHEAD_SHARED };
         let checkpoint = slot.hart.checkpoint();
         let mut undo = Vec::new();
+        let mut loads = Vec::new();
+        let p = &mut self.p;
         let mut ram = PrivateRam {
             base: LOCAL_RAM_BASE,
-            mem: self.p.local[i].bytes_mut(),
+            mem: p.local[i].bytes_mut(),
             undo: &mut undo,
+            shared: Shared::Live {
+                mem: p.l1.bytes(),
+                loads: &mut loads,
+            },
         };
         let n = slot.hart.run_private_in(max, Some(&mut ram));
         if n == 0 {
@@ -247,11 +265,14 @@ impl Tile {
             slot.ahead_backoff = AHEAD_BACKOFF;
             return;
         }
+        // From here on a write under any of its loads rewinds it (EM-29).
+        watch_loads(&mut self.p.l1, &loads, bit);
         slot.ahead = Some(Ahead {
             checkpoint,
             start: now + 1,
             until: now + 1 + n,
             undo,
+            loads,
         });
         self.aheads |= bit;
         // The tile waits for it only while no other core steps (EM-10).
@@ -274,6 +295,7 @@ impl Tile {
             let Some(mut a) = slot.ahead.take() else {
                 continue;
             };
+            unwatch_loads(&mut self.p.l1, &a.loads, 1 << i);
             if n >= a.until {
                 continue;
             }
@@ -281,6 +303,10 @@ impl Tile {
                 base: LOCAL_RAM_BASE,
                 mem: self.p.local[i].bytes_mut(),
                 undo: &mut a.undo,
+                shared: Shared::Replay {
+                    loads: &a.loads,
+                    next: 0,
+                },
             };
             ram.undo_stores();
             slot.hart.restore(&a.checkpoint);
@@ -418,6 +444,29 @@ impl Tile {
             self.end_sleep(i, next);
         }
         Ok(())
+    }
+}
+
+/// Adds `bit` to the watchers of every L1 line the logged loads read (EM-29).
+fn watch_loads(l1: &mut super::l1::L1, loads: &[(u32, u32, u8)], bit: u8) {
+    let mut last = usize::MAX;
+    for &(a, _, w) in loads {
+        for x in [a, a + u32::from(w) - 1] {
+            let line = (x >> 6) as usize;
+            if line != last {
+                l1.watch(x, bit);
+                last = line;
+            }
+        }
+    }
+}
+
+/// Removes `bit` from the watchers of those lines again.
+fn unwatch_loads(l1: &mut super::l1::L1, loads: &[(u32, u32, u8)], bit: u8) {
+    for &(a, _, w) in loads {
+        for x in [a, a + u32::from(w) - 1] {
+            l1.unwatch((x >> 6) as usize, bit);
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! Running a hart ahead of the chip's clock: checkpoints to rewind to, and [`Hart::run_private`],
 //! which runs only the instructions that touch nothing but the hart's own registers, pc and
 //! counters (docs/execution-model.md EM-17, EM-18) — and, given the hart's own local data RAM
-//! ([`PrivateRam`], [`Hart::run_private_in`]), its loads and stores there (EM-28).
+//! ([`PrivateRam`], [`Hart::run_private_in`]), its loads and stores there (EM-28), and its
+//! loads of a memory others share, logged so that a rewind can replay them (EM-29).
 use super::{Flow, Hart};
 use crate::bus::{Access, Bus, Width};
 use crate::op::Kind;
@@ -15,7 +16,32 @@ pub struct PrivateRam<'a> {
     pub base: u32,
     pub mem: &'a mut [u8],
     pub undo: &'a mut Vec<(u32, u32, u8)>,
+    /// A memory other agents share (a tile's L1, at addresses `0..len`) that the run may
+    /// load from (EM-29), or [`Shared::None`].
+    pub shared: Shared<'a>,
 }
+
+/// How a run ahead sees the shared memory of [`PrivateRam::shared`].
+pub enum Shared<'a> {
+    /// Not at all: a load there ends the run.
+    None,
+    /// Loads read `mem` as it is now, each logged in `loads` (address, value, width). Whoever
+    /// lends it watches the logged addresses and rewinds the hart before anyone changes them
+    /// under a load that comes later in the clock's order.
+    Live {
+        mem: &'a [u8],
+        loads: &'a mut Vec<(u32, u32, u8)>,
+    },
+    /// A replay after a rewind: the loads get the logged values, in order, whatever the
+    /// memory holds now (a write that came after them may have changed it).
+    Replay {
+        loads: &'a [(u32, u32, u8)],
+        next: usize,
+    },
+}
+
+/// Most shared-memory loads one run ahead logs (EM-29).
+pub const MAX_SHARED_LOADS: usize = 4096;
 
 /// Most stores one run ahead logs: the run stops before the next (a bound on the log's
 /// memory; 4096 stores cover any zeroing loop over a local RAM of 8 KiB).
@@ -37,7 +63,44 @@ impl PrivateRam<'_> {
 /// The bus a run ahead's loads and stores see: the hart's own local RAM, nothing else. An
 /// access elsewhere (or past [`MAX_UNDO`] stores) stalls, which changes nothing: the run
 /// stops before that instruction and the hart executes it on the chip's clock.
-struct RamBus<'r, 'a>(&'r mut PrivateRam<'a>);
+struct RamBus<'r, 'a> {
+    ram: &'r mut PrivateRam<'a>,
+    /// The current pass (since the last backward jump) loaded shared memory / stored.
+    pass_shared: bool,
+    pass_stored: bool,
+}
+
+impl RamBus<'_, '_> {
+    /// A load of `w` bytes at `addr` in the shared memory, if the run may make it.
+    #[inline(always)]
+    fn load_shared(&mut self, addr: u32, w: Width) -> Access<u32> {
+        let n = w.bytes() as usize;
+        let a = addr as usize;
+        let v = match &mut self.ram.shared {
+            Shared::None => return Access::Stall,
+            Shared::Live { mem, loads } => {
+                if loads.len() >= MAX_SHARED_LOADS {
+                    return Access::Stall;
+                }
+                let Some(b) = mem.get(a..a + n) else {
+                    return Access::Stall;
+                };
+                let v = le(b);
+                loads.push((addr, v, n as u8));
+                v
+            }
+            Shared::Replay { loads, next } => match loads.get(*next) {
+                Some(&(la, v, lw)) if la == addr && usize::from(lw) == n => {
+                    *next += 1;
+                    v
+                }
+                _ => return Access::Stall,
+            },
+        };
+        self.pass_shared = true;
+        Access::Done(v)
+    }
+}
 
 impl Bus for RamBus<'_, '_> {
     fn fetch(&mut self, _: u32) -> Access<u32> {
@@ -45,23 +108,24 @@ impl Bus for RamBus<'_, '_> {
     }
     #[inline(always)]
     fn load(&mut self, addr: u32, w: Width) -> Access<u32> {
-        let off = addr.wrapping_sub(self.0.base) as usize;
-        match self.0.mem.get(off..off + w.bytes() as usize) {
+        let off = addr.wrapping_sub(self.ram.base) as usize;
+        match self.ram.mem.get(off..off + w.bytes() as usize) {
             Some(b) => Access::Done(le(b)),
-            None => Access::Stall,
+            None => self.load_shared(addr, w),
         }
     }
     #[inline(always)]
     fn store(&mut self, addr: u32, w: Width, value: u32) -> Access<()> {
-        let off = addr.wrapping_sub(self.0.base) as usize;
+        let off = addr.wrapping_sub(self.ram.base) as usize;
         let n = w.bytes() as usize;
-        if self.0.undo.len() >= MAX_UNDO {
+        if self.ram.undo.len() >= MAX_UNDO {
             return Access::Stall;
         }
-        let Some(b) = self.0.mem.get_mut(off..off + n) else {
+        let Some(b) = self.ram.mem.get_mut(off..off + n) else {
             return Access::Stall;
         };
-        self.0.undo.push((off as u32, le(b), n as u8));
+        self.ram.undo.push((off as u32, le(b), n as u8));
+        self.pass_stored = true;
         match b {
             [x] => *x = value as u8,
             [x, y] => [*x, *y] = (value as u16).to_le_bytes(),
@@ -188,7 +252,11 @@ impl Hart {
         };
         // On past the first load or store one op at a time: blocks end at every access, and
         // building and looking them up would cost more than the few ops between accesses.
-        let mut bus = RamBus(ram);
+        let mut bus = RamBus {
+            ram,
+            pass_shared: false,
+            pass_stored: false,
+        };
         let mut pc = self.pc;
         let mut k = 0u64;
         while n + k < max {
@@ -198,8 +266,18 @@ impl Hart {
             }
             match self.core.exec(&mut self.cache, &mut bus, op, pc) {
                 Flow::Next(next) => {
+                    let back = next <= pc;
                     pc = next;
                     k += 1;
+                    // A pass that read shared memory and stored nothing may be a poll: the run
+                    // ends after it, so that the idle-loop detector sees the loop (EM-29).
+                    if back {
+                        if bus.pass_shared && !bus.pass_stored {
+                            break;
+                        }
+                        bus.pass_shared = false;
+                        bus.pass_stored = false;
+                    }
                 }
                 _ => break,
             }

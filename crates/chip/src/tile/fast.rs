@@ -216,9 +216,8 @@ impl Tile {
 
     /// Lets core `i`, which executed cycle `now`, run its next private instructions — and
     /// loads and stores of its own local RAM, and loads of L1 — ahead of the clock when it is
-    /// not in the
-    /// middle of an idle-loop candidate pass: up to [`MAX_AHEAD`] of them when it is the only
-    /// core of the tile that steps, [`MAX_AHEAD_SHARED`] when others step too (they may look
+    /// not in the middle of an idle-loop candidate pass: up to [`MAX_AHEAD`] of them when it is
+    /// the only core of the tile that steps, [`MAX_AHEAD_SHARED`] when others step too (they may look
     /// at it). Anything that could observe or change it — another core about to read its pc
     /// snapshot or its local RAM, a store over code, the NoC or the host at its local RAM,
     /// anyone's write to an L1 line it loaded from — first rewinds it to the exact cycle

@@ -95,6 +95,20 @@ impl Dst {
         self.bits[adj16(row, cfg)][col]
     }
 
+    /// `Dst16b[row][0..16]`: [`Dst::read16`] of every column of the row.
+    #[inline]
+    pub fn read16_row(&self, row: u32, cfg: DestAccessCfg) -> [u16; DST_COLS] {
+        self.bits[adj16(row, cfg)]
+    }
+
+    /// `Dst32b[row][0..16]`: [`Dst::read32`] of every column of the row.
+    #[inline]
+    pub fn read32_row(&self, row: u32, cfg: DestAccessCfg) -> [u32; DST_COLS] {
+        let r = adj32(row, cfg);
+        let (hi, lo) = (&self.bits[r], &self.bits[r + 8]);
+        std::array::from_fn(|c| ((hi[c] as u32) << 16) | lo[c] as u32)
+    }
+
     /// `Dst16b[row][col] = value`.
     pub fn write16(&mut self, row: u32, col: usize, value: u16, cfg: DestAccessCfg) {
         self.bits[adj16(row, cfg)][col] = value;
@@ -228,5 +242,46 @@ mod tests {
         }
         d.clear();
         assert!(d.bits().iter().all(|r| r.iter().all(|&v| v == 0)));
+    }
+
+    /// A row read gives what the per-column reads give, under every access configuration.
+    #[test]
+    fn row_reads_give_what_datum_reads_give() {
+        let mut d = Dst::new();
+        let mut x = 0x9e37_79b9u32;
+        for row in 0..DST_ROWS as u32 {
+            for col in 0..DST_COLS {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                d.write16(row, col, x as u16, PLAIN);
+            }
+        }
+        for (remap_addrs, swizzle_32b) in
+            [(false, false), (true, false), (false, true), (true, true)]
+        {
+            let cfg = DestAccessCfg {
+                remap_addrs,
+                swizzle_32b,
+            };
+            for row in [
+                0u32, 1, 7, 8, 9, 63, 64, 100, 511, 512, 1000, 1023, 1024, 5000,
+            ] {
+                let r16 = d.read16_row(row, cfg);
+                let r32 = d.read32_row(row, cfg);
+                for col in 0..DST_COLS {
+                    assert_eq!(
+                        r16[col],
+                        d.read16(row, col, cfg),
+                        "{cfg:?} row {row} col {col}"
+                    );
+                    assert_eq!(
+                        r32[col],
+                        d.read32(row, col, cfg),
+                        "{cfg:?} row {row} col {col}"
+                    );
+                }
+            }
+        }
     }
 }

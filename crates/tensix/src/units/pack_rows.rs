@@ -123,30 +123,42 @@ fn convert_as(ctx: &Ctx, run: &Run, width: u32, out: &mut [u8]) -> bool {
 /// Every datum of `run`, read from `Dst`, converted early then late, as `W` little-endian
 /// bytes each into `out`. `false` if any datum left the plain road (not expected: the road is
 /// the configuration's), `out` then to be dropped.
+///
+/// The datums of one interface are consecutive `Dst` indices: they are walked a row (16
+/// columns) at a time, so that each row's place in `DstBits` is worked out once, not per datum.
 #[inline(always)]
 fn convert<const W: usize>(ctx: &Ctx, run: &Run, out: &mut [u8]) -> bool {
     let dst = &ctx.state.dst;
     let mut chunks = out.chunks_exact_mut(W);
-    for idx in run.indices() {
-        let idx = idx & 0x3fff;
-        let (row, col) = (idx >> 4, (idx & 15) as usize);
-        let raw = if run.zero_write {
-            0
-        } else if run.early.read32 {
-            dst.read32(row, col, run.dcfg)
-        } else {
-            dst.read16(row, col, run.dcfg) as u32
-        };
-        let Some((value, _)) = early(run.early, raw)
-            .ok()
-            .and_then(|m| late_value(run.late, m.narrowed()))
-        else {
-            return false;
-        };
-        let Some(c) = chunks.next() else {
-            return false;
-        };
-        c.copy_from_slice(&value.to_le_bytes()[..W]);
+    for &k in run.interfaces {
+        let mut idx = run.src.wrapping_add(run.intf_stride.wrapping_mul(k));
+        let mut left = run.num;
+        while left > 0 {
+            let i = idx & 0x3fff;
+            let (row, col) = (i >> 4, (i & 15) as usize);
+            let n = left.min(16 - col as u32) as usize;
+            let words = if run.zero_write {
+                [0u32; 16]
+            } else if run.early.read32 {
+                dst.read32_row(row, run.dcfg)
+            } else {
+                dst.read16_row(row, run.dcfg).map(u32::from)
+            };
+            for &raw in &words[col..col + n] {
+                let Some((value, _)) = early(run.early, raw)
+                    .ok()
+                    .and_then(|m| late_value(run.late, m.narrowed()))
+                else {
+                    return false;
+                };
+                let Some(c) = chunks.next() else {
+                    return false;
+                };
+                c.copy_from_slice(&value.to_le_bytes()[..W]);
+            }
+            idx = idx.wrapping_add(n as u32);
+            left -= n as u32;
+        }
     }
     true
 }

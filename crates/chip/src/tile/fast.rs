@@ -2,13 +2,15 @@
 //! this cycle, parking idle cores (see `park`), and letting a core run its private
 //! instructions (and its own local RAM's loads and stores, and its loads of L1) ahead of the
 //! clock, rewound exactly when anything could observe it or change what it read; and a core
-//! stalled on an access sleeps until the retry could succeed (see `stall`). [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with
-//! these shortcuts (docs/execution-model.md EM-9); the clauses and their tests: EM-10 (when
+//! stalled on an access sleeps until the retry could succeed (see `stall`).
+//! [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with these
+//! shortcuts (docs/execution-model.md EM-9); the clauses and their tests: EM-10 (when
 //! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17, EM-28 and
 //! EM-29 (running ahead), EM-19 (bringing cores to the cycle for observers).
 use bhemu_noc::{Noc, TileNoc};
 use bhemu_rv::{Checkpoint, PrivateRam, Shared, Step};
 
+use super::l1::L1;
 use super::memory_map::{decode, Target, L1_SIZE, LOCAL_RAM_BASE, OVERLAY_BASE};
 use super::overlay::Overlay;
 use super::stall::Sleep;
@@ -217,8 +219,8 @@ impl Tile {
     /// Lets core `i`, which executed cycle `now`, run its next private instructions — and
     /// loads and stores of its own local RAM, and loads of L1 — ahead of the clock when it is
     /// not in the middle of an idle-loop candidate pass: up to [`MAX_AHEAD`] of them when it is
-    /// the only core of the tile that steps, [`MAX_AHEAD_SHARED`] when others step too (they may look
-    /// at it). Anything that could observe or change it — another core about to read its pc
+    /// the only core of the tile that steps, [`MAX_AHEAD_SHARED`] when others step too (they
+    /// may look at it). Anything that could observe or change it — another core about to read its pc
     /// snapshot or its local RAM, a store over code, the NoC or the host at its local RAM,
     /// anyone's write to an L1 line it loaded from — first rewinds it to the exact cycle
     /// ([`Tile::sync_ahead`]; docs/execution-model.md EM-28, EM-29).
@@ -447,24 +449,22 @@ impl Tile {
 }
 
 /// Adds `bit` to the watchers of every L1 line the logged loads read (EM-29).
-fn watch_loads(l1: &mut super::l1::L1, loads: &[(u32, u32, u8)], bit: u8) {
+fn watch_loads(l1: &mut L1, loads: &[(u32, u32, u8)], bit: u8) {
     let mut last = usize::MAX;
     for &(a, _, w) in loads {
         for x in [a, a + u32::from(w) - 1] {
-            let line = (x >> 6) as usize;
-            if line != last {
-                l1.watch(x, bit);
-                last = line;
+            if L1::line_of(x) != last {
+                last = l1.watch(x, bit).unwrap_or(usize::MAX);
             }
         }
     }
 }
 
 /// Removes `bit` from the watchers of those lines again.
-fn unwatch_loads(l1: &mut super::l1::L1, loads: &[(u32, u32, u8)], bit: u8) {
+fn unwatch_loads(l1: &mut L1, loads: &[(u32, u32, u8)], bit: u8) {
     for &(a, _, w) in loads {
         for x in [a, a + u32::from(w) - 1] {
-            l1.unwatch((x >> 6) as usize, bit);
+            l1.unwatch(L1::line_of(x), bit);
         }
     }
 }

@@ -196,10 +196,17 @@ impl L1 {
         self.woken &= !mask;
     }
 
+    /// The index of the line holding `addr` (as [`L1::watch`] returns and [`L1::unwatch`]
+    /// takes).
+    #[inline]
+    pub fn line_of(addr: u32) -> usize {
+        (addr >> LINE_SHIFT) as usize
+    }
+
     /// Adds `mask` to the watchers of the line holding `addr`; the line's index, or `None`
     /// outside L1.
     pub fn watch(&mut self, addr: u32, mask: u8) -> Option<usize> {
-        let l = (addr >> LINE_SHIFT) as usize;
+        let l = Self::line_of(addr);
         let w = self.watch.get_mut(l)?;
         *w |= mask;
         Some(l)

@@ -60,9 +60,10 @@ impl PrivateRam<'_> {
     }
 }
 
-/// The bus a run ahead's loads and stores see: the hart's own local RAM, nothing else. An
-/// access elsewhere (or past [`MAX_UNDO`] stores) stalls, which changes nothing: the run
-/// stops before that instruction and the hart executes it on the chip's clock.
+/// The bus a run ahead's loads and stores see: the hart's own local RAM, and loads of the
+/// shared memory as [`PrivateRam::shared`] allows. An access elsewhere (or past [`MAX_UNDO`]
+/// stores or [`MAX_SHARED_LOADS`] loads) stalls, which changes nothing: the run stops before
+/// that instruction and the hart executes it on the chip's clock.
 struct RamBus<'r, 'a> {
     ram: &'r mut PrivateRam<'a>,
     /// The current pass (since the last backward jump) loaded shared memory / stored.
@@ -238,9 +239,11 @@ impl Hart {
     }
 
     /// [`Hart::run_private`], and with `ram` also the loads and stores whose bytes all lie in
-    /// that local RAM (every store logged for a rewind, at most [`MAX_UNDO`]); the run stops
-    /// before any other access, as before any other instruction that is not private
-    /// (docs/execution-model.md EM-28).
+    /// that local RAM (every store logged for a rewind, at most [`MAX_UNDO`]) and the loads
+    /// of its shared memory ([`Shared`]); the run stops before any other access, as before
+    /// any other instruction that is not private, and after the backward jump that ends a
+    /// pass which loaded shared memory and stored nothing (docs/execution-model.md EM-28,
+    /// EM-29).
     pub fn run_private_in(&mut self, max: u64, ram: Option<&mut PrivateRam>) -> u64 {
         // A pipelined hart's private ops may stall (docs/core-timing.md): it runs no ahead.
         if self.halted.is_some() || self.trace.is_some() || self.pipeline.is_some() {

@@ -497,12 +497,7 @@ fn em28_another_core_looking_rewinds_the_core_that_ran_ahead() {
         for schedule in [Schedule::Reference, Schedule::Fast] {
             let mut c = chip("1,2", schedule);
             c.write_l1(1, 2, 0, &bytes(&brisc_prog)).expect("brisc");
-            c.write_l1(1, 2, 0x6000, &bytes(&looker(delay, patch)))
-                .expect("trisc0");
-            for pc in [0x12000u64, 0xA000, 0xE000] {
-                c.write_l1(1, 2, pc, &bytes(&[spin()])).expect("others");
-            }
-            c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
+            release_with_trisc0(&mut c, &looker(delay, patch));
             // Before TRISC0 looks (its 2 + 2 * delay cycles of counting).
             let before = u64::from(2 * delay).saturating_sub(3).max(1);
             c.clock(before).expect("run");
@@ -529,6 +524,34 @@ fn em28_another_core_looking_rewinds_the_core_that_ran_ahead() {
         );
     }
     assert!(ran_ahead > 0, "BRISC never ran ahead while TRISC0 stepped");
+}
+
+/// Puts `trisc0` at TRISC0's reset pc (0x6000) and a spin at NCRISC's, TRISC1's and TRISC2's,
+/// then releases every core of tile (1,2) (BRISC's code is the caller's).
+fn release_with_trisc0(c: &mut Chip, trisc0: &[Insn]) {
+    c.write_l1(1, 2, 0x6000, &bytes(trisc0)).expect("trisc0");
+    for pc in [0x12000u64, 0xA000, 0xE000] {
+        c.write_l1(1, 2, pc, &bytes(&[spin()])).expect("others");
+    }
+    c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
+}
+
+/// Runs `run` under the reference schedule, then the fast one, and asserts that what it read
+/// back and the chips' digests are the same (`what` names the case).
+fn schedules_agree<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    run: impl Fn(Schedule) -> (T, Chip),
+) {
+    let (want, mut r) = run(Schedule::Reference);
+    let (got, mut f) = run(Schedule::Fast);
+    assert_eq!(want, got, "{what}: reference vs fast");
+    assert_eq!(
+        r.digest()
+            .expect("digest")
+            .first_difference(&f.digest().expect("digest")),
+        None,
+        "{what}"
+    );
 }
 
 /// Where [`l1_sum_loop`] reads its words: L1, away from the code and `OUT`.
@@ -631,26 +654,14 @@ fn em29_a_write_under_a_load_rewinds_the_core_that_ran_ahead_through_it() {
     // The host writes word k at cycle `at` (or a word on a line the loop never reads).
     for at in [1u64, 7, 40, 41, 42, 43, 700, 1201, 3000] {
         for k in [0u32, 5, 100, 300, 599, 5000] {
-            let mut got = Vec::new();
-            let mut digests = Vec::new();
-            for schedule in [Schedule::Reference, Schedule::Fast] {
+            schedules_agree(&format!("host write of word {k} at {at}"), |schedule| {
                 let mut c = summing_chip(schedule, &prog, n);
                 c.clock(at).expect("run");
                 c.write_l1(1, 2, u64::from(SRC + 4 * k), &1000u32.to_le_bytes())
                     .expect("write");
                 c.clock(4000).expect("run");
-                got.push(c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()));
-                digests.push(c.digest().expect("digest"));
-            }
-            assert_eq!(
-                got[0], got[1],
-                "host write of word {k} at {at}: reference vs fast"
-            );
-            assert_eq!(
-                digests[0].first_difference(&digests[1]),
-                None,
-                "host write of word {k} at {at}"
-            );
+                (c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()), c)
+            });
         }
     }
     // TRISC0 counts down `delay` passes, then stores over word k; BRISC sums meanwhile.
@@ -664,39 +675,28 @@ fn em29_a_write_under_a_load_rewinds_the_core_that_ran_ahead_through_it() {
         p.push(spin());
         p
     };
-    let mut ran_ahead = 0;
+    let ran_ahead = std::cell::Cell::new(0);
     for delay in [1u32, 2, 3, 10, 11, 40, 41, 300, 301, 1500] {
         for k in [0u32, 20, 200, 599] {
-            let mut got = Vec::new();
-            let mut digests = Vec::new();
-            for schedule in [Schedule::Reference, Schedule::Fast] {
-                let mut c = summing_chip(schedule, &prog, n);
-                c.write_l1(1, 2, 0x6000, &bytes(&writer(delay, k)))
-                    .expect("trisc0");
-                for pc in [0x12000u64, 0xA000, 0xE000] {
-                    c.write_l1(1, 2, pc, &bytes(&[spin()])).expect("others");
-                }
-                c.write_reg(1, 2, 0xFFB1_21B0, 0).expect("release all");
-                let before = u64::from(2 * delay).saturating_sub(3).max(1);
-                c.clock(before).expect("run");
-                let brisc = c.tile(1, 2).map_or(0, |t| t.hart(Core::Brisc).cycles());
-                if schedule == Schedule::Fast && brisc > c.cycle() {
-                    ran_ahead += 1;
-                }
-                c.clock(5000 - before).expect("run");
-                got.push(c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()));
-                digests.push(c.digest().expect("digest"));
-            }
-            assert_eq!(
-                got[0], got[1],
-                "TRISC0's store of word {k} after {delay}: reference vs fast"
-            );
-            assert_eq!(
-                digests[0].first_difference(&digests[1]),
-                None,
-                "TRISC0's store of word {k} after {delay}"
+            schedules_agree(
+                &format!("TRISC0's store of word {k} after {delay}"),
+                |schedule| {
+                    let mut c = summing_chip(schedule, &prog, n);
+                    release_with_trisc0(&mut c, &writer(delay, k));
+                    let before = u64::from(2 * delay).saturating_sub(3).max(1);
+                    c.clock(before).expect("run");
+                    let brisc = c.tile(1, 2).map_or(0, |t| t.hart(Core::Brisc).cycles());
+                    if schedule == Schedule::Fast && brisc > c.cycle() {
+                        ran_ahead.set(ran_ahead.get() + 1);
+                    }
+                    c.clock(5000 - before).expect("run");
+                    (c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok()), c)
+                },
             );
         }
     }
-    assert!(ran_ahead > 0, "BRISC never ran ahead while TRISC0 stepped");
+    assert!(
+        ran_ahead.get() > 0,
+        "BRISC never ran ahead while TRISC0 stepped"
+    );
 }

@@ -3,7 +3,7 @@
 //! under both schedules, also when a clock stepped no tile.
 mod common;
 use bhemu_chip::{Chip, ChipConfig, Schedule, Strictness, Timing};
-use bhemu_isa::riscv::{BranchOp, Insn, LoadOp};
+use bhemu_isa::riscv::{BranchOp, Insn};
 use common::*;
 
 /// A gap after BRISC's local RAM: nothing is mapped there (docs/blackhole-facts.md).
@@ -15,12 +15,7 @@ fn late_bad_load(n: u32) -> Vec<Insn> {
     p.push(addi(S0, S0, -1));
     p.push(branch(BranchOp::Bne, S0, 0, -4));
     p.extend(li(T0, UNMAPPED));
-    p.push(Insn::Load {
-        op: LoadOp::Lw,
-        rd: T1,
-        rs1: T0,
-        offset: 0,
-    });
+    p.push(lw(T1, T0));
     p.push(spin());
     p
 }

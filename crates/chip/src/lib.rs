@@ -30,6 +30,7 @@ pub mod threads;
 pub mod tile;
 pub mod trace;
 pub mod watchdog;
+pub mod zeroed;
 
 pub use bhemu_noc::NocIndex;
 pub use bhemu_noc::Timing;

@@ -34,6 +34,15 @@ const MAX_RESTARTS: u32 = 64;
 /// slot per change again, not one window.
 const MAX_DROPS: u32 = 64;
 
+/// Largest window read through the reused buffer (1 MiB of words); a wider one, rare, gets a
+/// buffer of its own, so that no host thread keeps more than this after the simulation.
+const MAX_SCRATCH_WORDS: usize = 256 << 10;
+
+thread_local! {
+    /// [`DecodeCache::adopt`]'s buffer for the words of a window, reused across adoptions.
+    static ADOPT_SCRATCH: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 #[derive(Default)]
 pub(crate) struct DecodeCache {
     pub base: u32,
@@ -143,11 +152,27 @@ impl DecodeCache {
         let Some((lo, hi, restart)) = self.span(pc) else {
             return false;
         };
-        let mut words = vec![0u32; ((hi - lo) / 4) as usize];
-        if !bus.fetch_block(lo as u32, &mut words) {
+        // The words are only compared with (or copied into) the library's windows: read them
+        // into this host thread's scratch buffer rather than a fresh zeroed vector each time.
+        let len = ((hi - lo) / 4) as usize;
+        let mut read = |words: &mut [u32]| {
+            bus.fetch_block(lo as u32, words)
+                .then(|| library.window(lo as u32, words))
+        };
+        let w = if len <= MAX_SCRATCH_WORDS {
+            ADOPT_SCRATCH.with(|scratch| {
+                let mut words = scratch.borrow_mut();
+                if words.len() < len {
+                    words.resize(len, 0);
+                }
+                read(&mut words[..len])
+            })
+        } else {
+            read(&mut vec![0u32; len])
+        };
+        let Some(w) = w else {
             return false;
-        }
-        let w = library.window(lo as u32, &words);
+        };
         self.restarts += u32::from(restart);
         self.base = lo as u32;
         self.ops = w.ops;

@@ -173,7 +173,8 @@ impl Chip {
         let topo = Topology::blackhole_with_tensix(cfg.tiles.iter().copied())
             .map_err(|e| ChipError::new(ErrorKind::InvalidInput, e.to_string()))?;
         let mut endpoints = vec![Endpoint::None; 64 * 64];
-        let mut tiles = Vec::new();
+        // Reserved once: a tile is ≈ 24 KB, and growing the vector would copy them all.
+        let mut tiles = Vec::with_capacity(topo.nodes().len());
         for n in topo.nodes() {
             let slot = usize::from(n.id.y) * 64 + usize::from(n.id.x);
             let ep = match n.kind {

@@ -5,12 +5,14 @@
 //! code and accumulates the range of such lines written since the tile last invalidated its
 //! harts' caches. Writes to data-only lines (mailboxes, stacks, buffers) cost one bit test.
 use super::memory_map::L1_SIZE;
+use crate::zeroed::ZeroedBytes;
 
 const LINE_SHIFT: u32 = 6;
 const LINES: usize = (L1_SIZE >> LINE_SHIFT) as usize;
 
 pub struct L1 {
-    mem: Vec<u8>,
+    /// Zero pages mapped on first touch (see [`crate::zeroed`]).
+    mem: ZeroedBytes,
     code_lines: Vec<u64>,
     /// `[lo, hi)` of code written since [`L1::take_code_dirty`].
     dirty: Option<(u32, u32)>,
@@ -34,7 +36,7 @@ impl Default for L1 {
 impl L1 {
     pub fn new() -> Self {
         L1 {
-            mem: vec![0; L1_SIZE as usize],
+            mem: ZeroedBytes::new(L1_SIZE as usize),
             code_lines: vec![0; LINES.div_ceil(64)],
             dirty: None,
             watch: vec![0; LINES],

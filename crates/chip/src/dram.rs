@@ -50,19 +50,56 @@ pub enum DramError {
 
 type Page = Box<[u8; DRAM_PAGE_SIZE]>;
 
-/// One channel: a page table with a slot per page (a thin pointer each), filled on first write.
+/// Pages per directory of a channel's page table (16 MiB of DRAM).
+const DIR_PAGES: usize = 256;
+type Dir = Box<[Option<Page>; DIR_PAGES]>;
+
+/// One channel: a two-level page table — a directory slot per 16 MiB, a page slot per 64 KiB
+/// — filled on first write. One flat slot per page was 4 MiB of pointers for eight channels,
+/// all of which every digest and the chip's drop had to read (and the host to fault in).
 #[derive(Debug, Clone)]
 struct Channel {
-    pages: Vec<Option<Page>>,
+    dirs: Vec<Option<Dir>>,
+    /// Pages the channel holds (its size over [`DRAM_PAGE_SIZE`]).
+    pages: usize,
     allocated: usize,
 }
 
 impl Channel {
     fn new(pages: usize) -> Self {
         Channel {
-            pages: vec![None; pages],
+            dirs: vec![None; pages.div_ceil(DIR_PAGES)],
+            pages,
             allocated: 0,
         }
+    }
+
+    /// The page `page`, if it was ever written.
+    fn page(&self, page: usize) -> Option<&Page> {
+        self.dirs.get(page / DIR_PAGES)?.as_ref()?[page % DIR_PAGES].as_ref()
+    }
+
+    /// The slot of page `page` (its directory made on demand), `None` past the channel's end.
+    fn slot_mut(&mut self, page: usize) -> Option<&mut Option<Page>> {
+        if page >= self.pages {
+            return None;
+        }
+        let dir = self
+            .dirs
+            .get_mut(page / DIR_PAGES)?
+            .get_or_insert_with(|| Box::new([const { None }; DIR_PAGES]));
+        Some(&mut dir[page % DIR_PAGES])
+    }
+
+    /// Every written page with its index, in order.
+    fn written(&self) -> impl Iterator<Item = (usize, &Page)> {
+        self.dirs.iter().enumerate().flat_map(|(d, dir)| {
+            dir.iter().flat_map(move |dir| {
+                dir.iter()
+                    .enumerate()
+                    .filter_map(move |(j, p)| p.as_ref().map(|p| (d * DIR_PAGES + j, p)))
+            })
+        })
     }
 
     /// Caller has checked the range.
@@ -74,7 +111,7 @@ impl Channel {
             let off = (a & PAGE_MASK) as usize;
             let n = (DRAM_PAGE_SIZE - off).min(buf.len() - done);
             let dst = &mut buf[done..done + n];
-            match self.pages.get(page).and_then(|p| p.as_ref()) {
+            match self.page(page) {
                 Some(p) => dst.copy_from_slice(&p[off..off + n]),
                 None => dst.fill(0),
             }
@@ -91,20 +128,21 @@ impl Channel {
             let off = (a & PAGE_MASK) as usize;
             let n = (DRAM_PAGE_SIZE - off).min(data.len() - done);
             let src = &data[done..done + n];
-            if let Some(slot) = self.pages.get_mut(page) {
-                if slot.is_none() {
-                    // Writing zeros to an untouched page changes nothing: keep it sparse.
-                    if src.iter().all(|&b| b == 0) {
-                        done += n;
-                        continue;
-                    }
-                    *slot = Some(Box::new([0u8; DRAM_PAGE_SIZE]));
-                    self.allocated += 1;
-                }
-                if let Some(p) = slot.as_mut() {
-                    p[off..off + n].copy_from_slice(src);
-                }
+            // Writing zeros to an untouched page changes nothing: keep it sparse (no directory
+            // either).
+            if self.page(page).is_none() && src.iter().all(|&b| b == 0) {
+                done += n;
+                continue;
             }
+            let mut fresh = false;
+            if let Some(slot) = self.slot_mut(page) {
+                let p = slot.get_or_insert_with(|| {
+                    fresh = true;
+                    Box::new([0u8; DRAM_PAGE_SIZE])
+                });
+                p[off..off + n].copy_from_slice(src);
+            }
+            self.allocated += usize::from(fresh);
             done += n;
         }
     }
@@ -155,11 +193,9 @@ impl Dram {
     /// never written or written only with zeros read as zero and are left out.
     pub fn fold_pages(&self, f: &mut dyn FnMut(usize, usize, &[u8])) {
         for (c, ch) in self.channels.iter().enumerate() {
-            for (i, p) in ch.pages.iter().enumerate() {
-                if let Some(p) = p {
-                    if p.iter().any(|&b| b != 0) {
-                        f(c, i, &p[..]);
-                    }
+            for (i, p) in ch.written() {
+                if p.iter().any(|&b| b != 0) {
+                    f(c, i, &p[..]);
                 }
             }
         }
@@ -332,6 +368,42 @@ mod tests {
         d.read(2, addr - 16, &mut edge).unwrap();
         assert_eq!(&edge[..16], &[0u8; 16]);
         assert_eq!(&edge[16..], &data[..16]);
+    }
+
+    /// Writes on both sides of a 16 MiB boundary (where the page table's directories meet)
+    /// and at a channel's last byte read back, and the digest walk lists exactly the written
+    /// pages, in order, each once.
+    #[test]
+    fn pages_across_sixteen_mib_boundaries_read_back_and_fold_in_order() {
+        let mut d = Dram::new();
+        let boundary = 16u64 << 20;
+        let data = pattern(2 * DRAM_PAGE_SIZE, 9);
+        d.write(3, boundary - DRAM_PAGE_SIZE as u64, &data).unwrap();
+        d.write(3, DRAM_CHANNEL_SIZE - 1, &[0x5A]).unwrap();
+        d.write(0, 3 * boundary + 8, &[1, 2, 3]).unwrap();
+        assert_eq!(d.allocated_pages(), 4);
+        let mut back = vec![0u8; data.len() + 64];
+        d.read(3, boundary - DRAM_PAGE_SIZE as u64 - 32, &mut back)
+            .unwrap();
+        assert_eq!(&back[..32], &[0u8; 32]);
+        assert_eq!(&back[32..32 + data.len()], &data[..]);
+        assert_eq!(&back[32 + data.len()..], &[0u8; 32]);
+        let mut last = [0u8; 2];
+        d.read(3, DRAM_CHANNEL_SIZE - 2, &mut last).unwrap();
+        assert_eq!(last, [0, 0x5A]);
+        let mut seen = Vec::new();
+        d.fold_pages(&mut |c, page, bytes| seen.push((c, page, bytes.len())));
+        let per_16mib = (boundary / DRAM_PAGE_SIZE as u64) as usize;
+        let last_page = (DRAM_CHANNEL_SIZE / DRAM_PAGE_SIZE as u64) as usize - 1;
+        assert_eq!(
+            seen,
+            vec![
+                (0, 3 * per_16mib, DRAM_PAGE_SIZE),
+                (3, per_16mib - 1, DRAM_PAGE_SIZE),
+                (3, per_16mib, DRAM_PAGE_SIZE),
+                (3, last_page, DRAM_PAGE_SIZE),
+            ]
+        );
     }
 
     #[test]

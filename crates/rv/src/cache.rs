@@ -160,12 +160,15 @@ impl DecodeCache {
                 .then(|| library.window(lo as u32, words))
         };
         let w = if len <= MAX_SCRATCH_WORDS {
-            ADOPT_SCRATCH.with(|scratch| {
-                let mut words = scratch.borrow_mut();
-                if words.len() < len {
-                    words.resize(len, 0);
+            ADOPT_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+                Ok(mut words) => {
+                    if words.len() < len {
+                        words.resize(len, 0);
+                    }
+                    read(&mut words[..len])
                 }
-                read(&mut words[..len])
+                // Never nested today; a fresh buffer if it ever is.
+                Err(_) => read(&mut vec![0u32; len]),
             })
         } else {
             read(&mut vec![0u32; len])

@@ -82,7 +82,6 @@ impl Coprocessor {
         cycle: u64,
         mem: &mut dyn TensixMemory,
     ) -> Result<(), TensixError> {
-        let active: [u16; THREADS] = std::array::from_fn(|t| self.conditions(t));
         let mut candidate = [false; THREADS];
         let mut release = [false; THREADS];
         for t in 0..THREADS {
@@ -92,8 +91,14 @@ impl Coprocessor {
                 _ => false,
             };
             if let Some(l) = th.gate.latch {
-                // Re-evaluated after the block check: the release is seen next cycle.
-                if !l.keep_waiting(active[t], &self.sync.sems) {
+                // Re-evaluated after the block check: the release is seen next cycle. Only a
+                // STALLWAIT latch reads the conditions, so only it pays for them (they are
+                // read before any dispatch of this cycle either way).
+                let active = match l {
+                    Latch::StallWait { .. } => self.conditions(t),
+                    Latch::SemWait { .. } => 0,
+                };
+                if !l.keep_waiting(active, &self.sync.sems) {
                     release[t] = true;
                 }
             }

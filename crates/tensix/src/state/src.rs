@@ -81,6 +81,16 @@ impl SrcData {
         self.rows[bank][row][col] = value & SRC_DATUM_MASK;
     }
 
+    /// Writes `values` into `Src[bank][row]` from column `first_col` on (19 bits each): one
+    /// bounds check for a run of datums an unpacker places in one row.
+    pub fn write_row(&mut self, bank: usize, row: usize, first_col: usize, values: &[u32]) {
+        let cells = &mut self.rows[bank][row][first_col..first_col + values.len()];
+        for (cell, &v) in cells.iter_mut().zip(values) {
+            debug_assert!(v <= SRC_DATUM_MASK, "Src datum wider than 19 bits: {v:#x}");
+            *cell = v & SRC_DATUM_MASK;
+        }
+    }
+
     /// The format `bank` was last unpacked with (O2's implied format), if any.
     pub fn format(&self, bank: usize) -> Option<u32> {
         self.formats.get(bank).copied().flatten()
@@ -163,6 +173,23 @@ mod tests {
         let mut s = SrcData::new();
         s.write(0, 0, 0, SRC_DATUM_MASK);
         assert_eq!(s.read(0, 0, 0), 0x7ffff);
+    }
+
+    #[test]
+    fn a_row_write_fills_the_columns_it_names_and_keeps_the_others() {
+        let mut s = SrcData::default();
+        s.write(1, 5, 2, 0x111);
+        s.write(1, 5, 9, 0x222);
+        s.write_row(1, 5, 3, &[0x7_ffff, 0xffff_ffff, 7]);
+        let row: Vec<u32> = (0..SRC_COLS).map(|c| s.read(1, 5, c)).collect();
+        let mut want = vec![0u32; SRC_COLS];
+        want[2] = 0x111;
+        want[3] = 0x7_ffff;
+        want[4] = 0x7_ffff; // 19 bits kept of 0xffff_ffff
+        want[5] = 7;
+        want[9] = 0x222;
+        assert_eq!(row, want);
+        assert_eq!(s.read(0, 5, 3), 0, "the other bank is untouched");
     }
 
     #[test]

@@ -507,13 +507,21 @@ fn src16_row(
     if u == 0 && (first < 4 || (!out.set_ovrd && last - 4 >= 16)) {
         return false;
     }
-    for (k, pair) in buf[..len].chunks_exact(2).enumerate() {
-        let a = out_addr + k as u32;
+    // The datums go to Src a row at a time: each run of output addresses inside one Src row
+    // is converted, then written with one row lookup.
+    let end = out_addr + n;
+    let (mut a, mut k) = (out_addr, 0usize);
+    while a < end {
         let (row, col) = (a / 16, (a & 15) as usize);
-        let datum = conv.datum(u16::from_le_bytes([pair[0], pair[1]]));
+        let m = (16 - col).min((end - a) as usize);
+        let mut vals = [0u32; 16];
+        for (j, v) in vals[..m].iter_mut().enumerate() {
+            let at = 2 * (k + j);
+            *v = conv.datum(u16::from_le_bytes([buf[at], buf[at + 1]]));
+        }
         if u == 1 {
             let r = SrcData::row_index(row + out.src_row_base);
-            ctx.state.src_b.write(out.bank, r, col, datum);
+            ctx.state.src_b.write_row(out.bank, r, col, &vals[..m]);
         } else {
             let r = row - 4;
             let r = if out.set_ovrd {
@@ -523,8 +531,10 @@ fn src16_row(
             };
             ctx.state
                 .src_a
-                .write(out.bank, SrcData::row_index(r), col, datum);
+                .write_row(out.bank, SrcData::row_index(r), col, &vals[..m]);
         }
+        a += m as u32;
+        k += m;
     }
     true
 }

@@ -197,6 +197,9 @@ struct Unpacking {
     unpacker: usize,
     set_ovrd: bool,
     src_row: u8,
+    /// The output address of the first datum (`ADDR_BASE_REG_1_Base`, bytes): off a multiple of
+    /// 16 datums, a run of datums starts and ends inside a Src row.
+    out_base: u32,
 }
 
 /// One UNPACR of `count` datums of `fmt` (unpacked as `out`) from the tile at 16-byte unit
@@ -235,7 +238,7 @@ fn unpack_to_src(
     for (fl, v) in [
         (out_fmt, out.code()),
         (base_addr, base),
-        (out_base, 128),
+        (out_base, how.out_base),
         (f::SRCA_SET_SetOvrdWithAddr, how.set_ovrd as u32),
     ] {
         st.cfg.set(t, fl, v);
@@ -275,7 +278,7 @@ fn unpack_to_src(
 /// Whole-byte datums are read a row of L1 at a time, and 16-bit ones unchanged in format go
 /// to Src a row at a time: every format of 8, 16 and 32 bits gives SrcA and SrcB what reading
 /// and writing datum by datum gives (SrcA rows wrapping at 64, or following `SrcRow` until a
-/// row past 16 stops the unpack), and an input that runs off the end of L1 fails at the same
+/// row past 16 stops the unpack; output runs aligned to a Src row or not), and an input that runs off the end of L1 fails at the same
 /// datum with the same error, the datums before it written.
 #[test]
 fn unpacker_row_reads_give_what_datum_reads_give() {
@@ -305,6 +308,7 @@ fn unpacker_row_reads_give_what_datum_reads_give() {
             unpacker: 0,
             set_ovrd: true,
             src_row: 0,
+            out_base: 128,
         };
         // Inside L1; and ending 100 datums into an input that runs off its end.
         for base in [0x100, (end - 100 * bytes_per) / 16 - 1] {
@@ -337,18 +341,24 @@ fn unpacker_row_reads_give_what_datum_reads_give() {
                 unpacker: 1,
                 set_ovrd: false,
                 src_row: 0,
+                out_base: 128,
             },
             Unpacking {
                 unpacker: 1,
                 set_ovrd: false,
                 src_row: 40,
+                out_base: 128,
             },
             Unpacking {
                 unpacker: 0,
                 set_ovrd: false,
                 src_row: 8,
+                out_base: 128,
             },
-        ] {
+        ]
+        .into_iter()
+        .flat_map(|h| [h, Unpacking { out_base: 148, ..h }])
+        {
             for count in [256, 400] {
                 let mut rows = FlatL1 {
                     bytes: bytes.bytes.clone(),

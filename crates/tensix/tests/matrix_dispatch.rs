@@ -134,7 +134,6 @@ fn execute_in_applies_the_instruction_then_its_addr_mod() {
         dst: 0,
     };
     let (banks, mut mem, mut warnings) = (SrcBanks::default(), NoMemory, Vec::new());
-    let mut unit = MatrixUnit::new();
     {
         let mut ctx = unit_ctx(
             &mut s,
@@ -144,8 +143,7 @@ fn execute_in_applies_the_instruction_then_its_addr_mod() {
             insn.encode(),
             Mode::Strict,
         );
-        unit.execute_in(&mut ctx, matrix_op(&insn))
-            .unwrap_or_else(|e| panic!("{e:?}"));
+        MatrixUnit::execute_in(&mut ctx, matrix_op(&insn)).unwrap_or_else(|e| panic!("{e:?}"));
     }
     assert_eq!(s.dst.bits()[0][0], 128, "BF16 2.0 in Dst16b row 0");
     assert_eq!(
@@ -167,7 +165,6 @@ fn execute_in_reports_undefined_behaviour_by_mode() {
         dst: 0,
     };
     let (banks, mut mem, mut warnings) = (SrcBanks::default(), NoMemory, Vec::new());
-    let mut unit = MatrixUnit::new();
     let mut ctx = unit_ctx(
         &mut s,
         &banks,
@@ -176,7 +173,7 @@ fn execute_in_reports_undefined_behaviour_by_mode() {
         insn.encode(),
         Mode::Strict,
     );
-    match unit.execute_in(&mut ctx, matrix_op(&insn)) {
+    match MatrixUnit::execute_in(&mut ctx, matrix_op(&insn)) {
         Err(e) => assert_eq!(
             (e.kind, e.thread, e.cycle),
             (bhemu_tensix::ErrorKind::Undefined, Some(1), 9)
@@ -191,8 +188,7 @@ fn execute_in_reports_undefined_behaviour_by_mode() {
         insn.encode(),
         Mode::Permissive,
     );
-    unit.execute_in(&mut ctx, matrix_op(&insn))
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    MatrixUnit::execute_in(&mut ctx, matrix_op(&insn)).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(warnings.len(), 1);
     assert!(
         warnings[0].message.contains("run past row 63"),

@@ -9,8 +9,9 @@ use crate::units::{Ctx, UnitResult};
 
 impl MatrixUnit {
     /// Applies one dispatched Matrix Unit computation (`ctx.word`, decoded by the dispatcher
-    /// into `op` from its typed fields) to `ctx.state`.
-    pub fn execute_in(&mut self, ctx: &mut Ctx<'_>, op: MatrixOp) -> UnitResult {
+    /// into `op` from its typed fields) to `ctx.state`, with the unit's own state (which lives
+    /// in `ctx.state`) borrowed beside the registers it reads and `Dst`, field by field.
+    pub fn execute_in(ctx: &mut Ctx<'_>, op: MatrixOp) -> UnitResult {
         let regs = MathRegs::resolve(ctx.state, ctx.thread, ctx.banks);
         let state = &mut *ctx.state;
         let mut mctx = MatrixCtx {
@@ -21,7 +22,7 @@ impl MatrixUnit {
             thread: ctx.thread as u8,
             cycle: ctx.cycle,
         };
-        match self.execute_op(op, ctx.word, &mut mctx) {
+        match state.matrix.execute_op(op, ctx.word, &mut mctx) {
             Ok(r) => {
                 if let Some(m) = r.addr_mode {
                     ctx.state.apply_addr_mod(ctx.thread, m as usize, true);

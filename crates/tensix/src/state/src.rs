@@ -127,9 +127,15 @@ impl SrcData {
     /// The datums written since [`SrcData::mark_unwritten`], as (row, column, value), whatever
     /// their bank.
     pub(crate) fn written_cells(&self) -> Vec<(usize, usize, u32)> {
+        // An unpack writes a few of the 128 rows: whole unwritten rows are passed over with one
+        // comparison.
+        const UNWRITTEN: [u32; SRC_COLS] = [u32::MAX; SRC_COLS];
         let mut out = Vec::new();
         for bank in self.rows.iter() {
             for (row, r) in bank.iter().enumerate() {
+                if *r == UNWRITTEN {
+                    continue;
+                }
                 for (col, &v) in r.iter().enumerate() {
                     if v != u32::MAX {
                         out.push((row, col, v));
@@ -173,6 +179,27 @@ mod tests {
         let mut s = SrcData::new();
         s.write(0, 0, 0, SRC_DATUM_MASK);
         assert_eq!(s.read(0, 0, 0), 0x7ffff);
+    }
+
+    #[test]
+    fn written_cells_lists_exactly_the_datums_written_since_the_mark_in_bank_row_column_order() {
+        let mut s = SrcData::default();
+        s.write(0, 3, 3, 0x55);
+        s.mark_unwritten();
+        s.write(1, 2, 15, 0x1);
+        s.write(0, 63, 0, 0x2);
+        s.write(0, 7, 4, 0); // a zero written is a datum written
+        s.write_row(1, 40, 14, &[0x3, 0x4]);
+        assert_eq!(
+            s.written_cells(),
+            vec![
+                (7, 4, 0),
+                (63, 0, 0x2),
+                (2, 15, 0x1),
+                (40, 14, 0x3),
+                (40, 15, 0x4)
+            ]
+        );
     }
 
     #[test]

@@ -13,12 +13,7 @@ use crate::sfpu::{Insn as SfpuInsn, VectorUnit};
 /// from the instruction's typed fields ([`MatrixOp`]'s constructors hold each instruction's
 /// field meanings).
 pub fn matrix_unit(ctx: &mut Ctx, op: MatrixOp) -> UnitResult {
-    // The unit's own state lives in `TensixState`, which the context borrows as a whole:
-    // take it out for the call and put it back whatever the result.
-    let mut unit = std::mem::take(&mut ctx.state.matrix);
-    let result = unit.execute_in(ctx, op);
-    ctx.state.matrix = unit;
-    result
+    crate::matrix::MatrixUnit::execute_in(ctx, op)
 }
 
 /// Matrix Unit instructions bhemu routes to the unit but does not compute (SETASHRM*,

@@ -214,10 +214,10 @@ impl Noc {
                 t.bump(c::NIU_SLV_RD_REQ_RECEIVED, 1);
                 t.bump(c::NIU_SLV_RD_RESP_SENT, 1);
                 t.bump(c::NIU_SLV_RD_DATA_WORD_SENT, nflits);
-                let mut buf = vec![0u8; len as usize];
                 let node = self.topo.nodes()[target].id;
-                let r = ep.read(node, addr, &mut buf);
-                let data = r.as_ref().ok().map(|_| Arc::from(buf));
+                let r = read_shared(ep, node, addr, len as usize);
+                let data = r.as_ref().ok().cloned();
+                let r = r.map(|_| ());
                 let due = now + self.latency(req.noc, target, ret);
                 self.schedule(
                     due,
@@ -376,6 +376,26 @@ fn write_masked<E: NocEndpoints + ?Sized>(
     Ok(())
 }
 
+/// `len` bytes at `addr` in `node`'s address space, read straight into the shared buffer a
+/// packet or a read's return carries: one allocation, no copy out of a scratch vector.
+fn read_shared<E: NocEndpoints + ?Sized>(
+    ep: &mut E,
+    node: NodeId,
+    addr: u64,
+    len: usize,
+) -> Result<Arc<[u8]>, NocError> {
+    let mut shared: Arc<[u8]> = std::iter::repeat_n(0u8, len).collect();
+    match Arc::get_mut(&mut shared) {
+        Some(buf) => ep.read(node, addr, buf).map(|_| shared),
+        // Not reached (the buffer was made just above and is not shared yet); a plain read
+        // keeps every path free of panics.
+        None => {
+            let mut buf = vec![0u8; len];
+            ep.read(node, addr, &mut buf).map(|_| Arc::from(buf))
+        }
+    }
+}
+
 /// The packets of a write, with the data read from the initiator's memory when the request
 /// is accepted (or the read's fault): an inline write's 32-bit store, a byte-enable write's
 /// masked 64 bytes (or a 32-bit store to MMIO), or a block cut at `NOC_MAX_BURST_SIZE`.
@@ -423,10 +443,7 @@ fn write_packets<E: NocEndpoints + ?Sized>(
         for p in 0..req.packets() {
             let off = p * regs::NOC_MAX_BURST_SIZE;
             let n = (len - off.min(len)).min(regs::NOC_MAX_BURST_SIZE);
-            let mut b = vec![0u8; n as usize];
-            let r = ep
-                .read(req.origin, req.targ_addr.wrapping_add(off), &mut b)
-                .map(|_| Arc::from(b));
+            let r = read_shared(ep, req.origin, req.targ_addr.wrapping_add(off), n as usize);
             packets.push((req.ret_addr.wrapping_add(off), r, None, flits(n)));
         }
     }

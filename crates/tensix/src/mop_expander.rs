@@ -56,9 +56,11 @@ enum T1Phase {
 pub struct MopExpander {
     arch: Arch,
     cfg: [u32; 9],
-    cfg_dec: [Insn; 9],
+    /// Boxed, as the snapshot: the frontend asks every idle thread's expander for work every
+    /// cycle, and these tables inline would spread its small fields over more cache lines.
+    cfg_dec: Box<[Insn; 9]>,
     /// The snapshot used by the running expansion.
-    snap: [Insn; 9],
+    snap: Box<[Insn; 9]>,
     mask_hi: u16,
     exp: Option<Expansion>,
     /// Lookahead: the next instruction the running expansion will emit (cfg index).
@@ -85,8 +87,8 @@ impl MopExpander {
         MopExpander {
             arch,
             cfg: [0; 9],
-            cfg_dec: [decode(arch, 0); 9],
-            snap: [nop; 9],
+            cfg_dec: Box::new([decode(arch, 0); 9]),
+            snap: Box::new([nop; 9]),
             mask_hi: 0,
             exp: None,
             next: None,
@@ -156,9 +158,9 @@ impl MopExpander {
                 count1,
                 mask_lo,
             } => {
-                self.snap = self.cfg_dec;
+                *self.snap = *self.cfg_dec;
                 // The expansion's instructions are reported at the MOP's pc.
-                for s in &mut self.snap {
+                for s in self.snap.iter_mut() {
                     s.pc = insn.pc;
                 }
                 self.start(template, count1, mask_lo);

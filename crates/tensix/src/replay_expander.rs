@@ -29,7 +29,9 @@ enum Mode {
 /// One thread's Replay Expander.
 #[derive(Clone, Debug)]
 pub struct ReplayExpander {
-    buf: [Insn; REPLAY_SLOTS],
+    /// Boxed: the coprocessor's frontend looks at every thread's `mode` every cycle, and the
+    /// slots inline would put a kilobyte between the small fields of a thread it reads.
+    buf: Box<[Insn; REPLAY_SLOTS]>,
     mode: Mode,
     /// The pc of the REPLAY being played back: the instructions it emits carry it.
     play_pc: Option<u32>,
@@ -47,7 +49,7 @@ pub fn replay_count(len: u8) -> u8 {
 impl ReplayExpander {
     pub fn new(arch: Arch) -> Self {
         ReplayExpander {
-            buf: [Insn::nop(arch); REPLAY_SLOTS],
+            buf: Box::new([Insn::nop(arch); REPLAY_SLOTS]),
             mode: Mode::Idle,
             play_pc: None,
         }

@@ -8,9 +8,9 @@
 //! # Entry points (for the coprocessor's dispatcher)
 //!
 //! In the unit framework, `units::compute::matrix_unit(ctx, insn)` becomes
-//! `matrix_unit.execute_in(ctx, insn)` ([`MatrixUnit::execute_in`]) with one [`MatrixUnit`]
-//! kept per coprocessor: it resolves the registers, computes, applies `ApplyAddrMod`, and maps
-//! undefined behaviour to the strict/permissive mode.
+//! `MatrixUnit::execute_in(ctx, insn)` on the coprocessor's one [`MatrixUnit`] (kept in its
+//! `TensixState`, borrowed in place): it resolves the registers, computes, applies
+//! `ApplyAddrMod`, and maps undefined behaviour to the strict/permissive mode.
 //!
 //! Underneath, [`MatrixUnit::execute`] applies one instruction's data effects when it is
 //! dispatched to the Matrix Unit. The dispatcher has already waited at the Wait Gate for SrcA/SrcB bank

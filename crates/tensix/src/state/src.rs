@@ -82,7 +82,8 @@ impl SrcData {
     }
 
     /// Writes `values` into `Src[bank][row]` from column `first_col` on (19 bits each): one
-    /// bounds check for a run of datums an unpacker places in one row.
+    /// bounds check for a run of datums an unpacker places in one row. Like [`SrcData::write`]'s
+    /// indices, the run must lie inside the row (`first_col + values.len() <= 16`).
     pub fn write_row(&mut self, bank: usize, row: usize, first_col: usize, values: &[u32]) {
         let cells = &mut self.rows[bank][row][first_col..first_col + values.len()];
         for (cell, &v) in cells.iter_mut().zip(values) {

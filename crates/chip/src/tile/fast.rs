@@ -37,8 +37,25 @@ const MAX_AHEAD: u64 = 1 << 22;
 const MAX_AHEAD_SHARED: u64 = 4096;
 /// Fewest private instructions worth running ahead (see [`Tile::run_ahead`]).
 const MIN_AHEAD: u64 = 32;
-/// Visits a core steps normally after a run ahead shorter than [`MIN_AHEAD`].
-const AHEAD_BACKOFF: u32 = 256;
+/// Visits a core steps normally after its first run ahead shorter than [`MIN_AHEAD`]; each
+/// further short run in a row doubles it, up to [`SHORT_BACKOFF_MAX`] ([`short_backoff`]).
+const SHORT_BACKOFF_MIN: u32 = 32;
+/// The most visits a core steps normally between two runs ahead that were too short.
+const SHORT_BACKOFF_MAX: u32 = 256;
+/// Visits a core steps normally after it was rewound mid-run ([`Tile::sync_ahead`]).
+const REWIND_BACKOFF: u32 = 32;
+
+/// The backoff after a run ahead too short to pay, given the one after the previous run
+/// (0 when that run paid): 32 visits, doubling with each short run in a row, at most 256. Why
+/// not a fixed 256: a core whose short run came from a stretch of code that ends soon (a
+/// loop of MMIO stores, a copy cut short by a rewind) would step 256 visits through the
+/// private code after it; one that keeps failing (a poll) still backs off to 256 within four
+/// tries (docs/execution-model.md EM-17).
+fn short_backoff(previous: u32) -> u32 {
+    previous
+        .saturating_mul(2)
+        .clamp(SHORT_BACKOFF_MIN, SHORT_BACKOFF_MAX)
+}
 
 impl Tile {
     /// The first cycle after `now` at which the fast schedule must visit this tile's cores:
@@ -229,7 +246,7 @@ impl Tile {
     /// an idle loop polling L1) is undone: it saves almost nothing, and its instructions —
     /// the loop's backward branch among them — would bypass the idle-loop detector, which
     /// must see every step of a pass to park the core. The core then steps normally for
-    /// [`AHEAD_BACKOFF`] visits before trying again (docs/execution-model.md EM-17).
+    /// [`short_backoff`] visits before trying again (docs/execution-model.md EM-17).
     fn run_ahead(&mut self, i: usize, now: u64) {
         let bit = 1u8 << i;
         let alone = self.awake == bit;
@@ -263,9 +280,11 @@ impl Tile {
         if n < MIN_AHEAD {
             ram.undo_stores();
             slot.hart.restore(&checkpoint);
-            slot.ahead_backoff = AHEAD_BACKOFF;
+            slot.short_backoff = short_backoff(slot.short_backoff);
+            slot.ahead_backoff = slot.short_backoff;
             return;
         }
+        slot.short_backoff = 0;
         // From here on a write under any of its loads rewinds it (EM-29).
         watch_loads(&mut self.p.l1, &loads, bit);
         slot.ahead = Some(Ahead {
@@ -313,7 +332,7 @@ impl Tile {
             slot.hart.restore(&a.checkpoint);
             // Looked at mid-run: the next runs wait a while, so that a core looked at often
             // does not throw away a long run each time.
-            slot.ahead_backoff = AHEAD_BACKOFF;
+            slot.ahead_backoff = REWIND_BACKOFF;
             let want = n.saturating_sub(a.start);
             let got = slot.hart.run_private_in(want, Some(&mut ram));
             self.p.pcs[i] = slot.hart.pc();
@@ -487,5 +506,25 @@ fn could_observe(core: Core, access: Option<Option<u32>>) -> bool {
             Target::LocalRam { owner, .. } => owner != core,
             _ => false,
         },
+    }
+}
+
+#[cfg(test)]
+mod backoff_tests {
+    use super::short_backoff;
+
+    /// EM-17: after a short run the core steps normally for 32 visits; each further short run
+    /// in a row doubles that, to at most 256; a run that paid starts the count again.
+    #[test]
+    fn em17_the_backoff_after_short_runs_doubles_from_32_to_256() {
+        let mut b = 0;
+        let mut seen = Vec::new();
+        for _ in 0..6 {
+            b = short_backoff(b);
+            seen.push(b);
+        }
+        assert_eq!(seen, [32, 64, 128, 256, 256, 256]);
+        // A run that paid sets the previous backoff to 0.
+        assert_eq!(short_backoff(0), 32);
     }
 }

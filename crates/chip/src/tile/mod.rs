@@ -111,6 +111,8 @@ pub(crate) struct CoreSlot {
     ahead: Option<fast::Ahead>,
     /// Visits left before the core next tries to run ahead, after a run too short to pay.
     ahead_backoff: u32,
+    /// The backoff the core's last run ahead earned if it was too short, else 0.
+    short_backoff: u32,
     /// Set while the core sleeps on a stalled access (fast schedule, see `stall`).
     sleep: Option<stall::Sleep>,
 }
@@ -234,6 +236,7 @@ impl Tile {
             det: park::Detector::default(),
             ahead: None,
             ahead_backoff: 0,
+            short_backoff: 0,
             sleep: None,
         };
         let mut csrs = [[0u32; 16]; 5];

@@ -46,13 +46,16 @@ pub fn bf16_matmul_datum(
 ) -> u32 {
     let mut d = 0;
     for kt in 0..k_tiles {
+        // Each inner face's operands, read once for all the phases (they do not change).
+        let faces: [([Operand; 16], [Operand; 16]); 2] = core::array::from_fn(|face| {
+            (
+                core::array::from_fn(|k| Operand::bf16(in1(kt, face * 16 + k))),
+                core::array::from_fn(|k| Operand::bf16(in0(kt, face * 16 + k))),
+            )
+        });
         for p in 0..phases {
-            for face in 0..2 {
-                let b: [Operand; 16] =
-                    core::array::from_fn(|k| Operand::bf16(in0(kt, face * 16 + k)));
-                let a: [Operand; 16] =
-                    core::array::from_fn(|k| Operand::bf16(in1(kt, face * 16 + k)));
-                d = dot16(&a, &b, p, d, dst);
+            for (a, b) in &faces {
+                d = dot16(a, b, p, d, dst);
             }
         }
     }

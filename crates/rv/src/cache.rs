@@ -20,11 +20,16 @@ use crate::op::{Kind, Op, EMPTY};
 const CHUNK: u64 = 4096;
 /// Largest code window cached (4 MiB of code = 8 MiB of ops); L1 is 1.5 MiB.
 const MAX_WINDOW: u64 = 4 << 20;
-/// Widest gap between the window and a new chunk that the window grows over. Code farther
-/// away (a kernel's text, 100 KiB and more above the firmware's) starts a new window instead:
-/// filling the gap with empty slots cost every hart over half a MiB of written memory, which
-/// on 140 tiles was the largest single cost of a kernel launch (page faults and memset).
-const MAX_GAP: u64 = 16 << 10;
+/// Widest gap between the window and a new chunk that the window grows over: one chunk. Code
+/// farther away (a kernel's text, 100 KiB and more above the firmware's) starts a new window
+/// instead: filling the gap with empty slots cost every hart over half a MiB of written
+/// memory, which on 140 tiles was the largest single cost of a kernel launch (page faults and
+/// memset). Not more than one chunk: BRISC starts at address 0 (the jump the host writes
+/// there) and goes on to its firmware 8 KiB above, and a window grown over both holds the
+/// mailboxes between, which tt-metal fills differently on every tile — no two tiles' windows
+/// were then alike, each decoded its own (140 × 20 KiB of code, and again after every write
+/// there), and none shared the firmware's (docs/execution-model.md EM-27).
+const MAX_GAP: u64 = CHUNK;
 /// Fresh windows a hart may start before its window grows over gaps after all: code that keeps
 /// going back and forth between two far regions then pays for the gap once instead of
 /// decoding again at every switch.
@@ -359,6 +364,27 @@ mod tests {
             Some(3),
             "kept when growing near"
         );
+    }
+
+    /// BRISC's first instruction at address 0, then its firmware two chunks above (tt-metal's
+    /// layout): the firmware gets a window of its own, without the chunks between; code one
+    /// chunk past the window's end still joins it.
+    #[test]
+    fn a_gap_wider_than_one_chunk_starts_a_new_window() {
+        let mut c = DecodeCache::new();
+        c.insert(0, addi(1), 0);
+        c.insert(0x3000, addi(2), 0);
+        assert_eq!(c.base, 0x3000, "a fresh window at the firmware");
+        assert_eq!(c.ops.len() as u64, CHUNK / 4);
+        assert_eq!(c.get(0), None, "address 0 left to its own window");
+        c.insert(0x5000, addi(3), 0);
+        assert_eq!(
+            (c.base, c.ops.len() as u64),
+            (0x3000, 3 * CHUNK / 4),
+            "a one-chunk gap is grown over"
+        );
+        assert_eq!(c.get(0x3000).map(|o| o.imm), Some(2));
+        assert_eq!(c.get(0x5000).map(|o| o.imm), Some(3));
     }
 
     /// Code that keeps switching between two far regions starts fresh windows only

@@ -1,8 +1,8 @@
 //! A fingerprint of everything software can observe on the chip — every hart's architectural
-//! state (with `cycle` and `instret`), each core's scheduler state, every L1, local RAM and
-//! custom CSR, DRAM and the chip's cycle count — kept per part so that a mismatch names where
-//! two runs diverged. Used to check that the fast schedule computes exactly what the reference
-//! schedule does.
+//! state (with `cycle` and `instret`), each core's scheduler state and last MMIO access, every
+//! L1, local RAM and custom CSR, DRAM and the chip's cycle count — kept per part so that a
+//! mismatch names where two runs diverged. Used to check that the fast schedule computes
+//! exactly what the reference schedule does.
 use crate::chip::Chip;
 use crate::tile::Core;
 
@@ -75,6 +75,16 @@ impl Chip {
                 h.word(s.state as u64);
                 h.word(u64::from(s.releases));
                 h.word(u64::from(t.p.pcs[c.index()]));
+                // What a hang report shows of the core besides its pc (EM-9).
+                if let Some(m) = t.p.last_mmio[c.index()] {
+                    h.word(u64::from(m.pc));
+                    h.word(u64::from(m.addr));
+                    h.word(
+                        u64::from(m.width) | u64::from(m.write) << 8 | u64::from(m.stalled) << 9,
+                    );
+                    h.word(u64::from(m.value));
+                    h.word(m.cycle);
+                }
                 for v in t.p.csrs[c.index()] {
                     h.word(u64::from(v));
                 }

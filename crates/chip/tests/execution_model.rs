@@ -700,3 +700,130 @@ fn em29_a_write_under_a_load_rewinds_the_core_that_ran_ahead_through_it() {
         "BRISC never ran ahead while TRISC0 stepped"
     );
 }
+
+/// Reads the wall clock's low word, then waits until it reaches that reading + `delay`,
+/// reading the latched high word every pass too (as tt-metal's TRISC firmware waits at
+/// start-up); then stores the last low word at `out` and spins.
+fn wall_clock_wait(delay: u32, out: u32) -> Vec<Insn> {
+    use bhemu_isa::riscv::RegOp;
+    let mut p = li(T1, WALL_CLOCK);
+    p.push(lw(T2, T1));
+    p.extend(li(S0, delay));
+    p.push(Insn::Op {
+        op: RegOp::Add,
+        rd: S0,
+        rs1: S0,
+        rs2: T2,
+    });
+    p.push(lw(T0, T1));
+    p.push(Insn::Load {
+        op: LoadOp::Lw,
+        rd: T2,
+        rs1: T1,
+        offset: 8,
+    });
+    p.push(branch(BranchOp::Bltu, T0, S0, -8));
+    p.extend(li(T2, out));
+    p.push(sw(T0, T2));
+    p.push(spin());
+    p
+}
+
+fn out_word(c: &Chip, addr: u32) -> Option<u32> {
+    c.tile(1, 2).and_then(|t| t.read_l1_u32(addr).ok())
+}
+
+/// EM-30: a core runs ahead through its reads of the wall clock, each reading the cycle it
+/// executes in; while it is ahead, its last MMIO access as a hang report shows it
+/// (`Tile::last_mmio_at`) is the reference schedule's at every cycle, and the wait ends with
+/// the same reading, in the same cycle, as under the reference schedule.
+#[test]
+fn em30_a_core_runs_ahead_through_its_reads_of_the_wall_clock() {
+    for delay in [100u32, 600, 5000] {
+        let prog = wall_clock_wait(delay, OUT);
+        let mut f = brisc_alone(Schedule::Fast, &prog);
+        let mut r = brisc_alone(Schedule::Reference, &prog);
+        let mut ahead = 0;
+        while f.cycle() < u64::from(delay) + 100 {
+            f.clock(7).expect("run");
+            r.clock(7).expect("run");
+            if next_due(&f) > f.cycle() + 1 {
+                ahead += 1;
+            }
+            let seen = f
+                .tile(1, 2)
+                .and_then(|t| t.last_mmio_at(Core::Brisc, f.cycle()));
+            let want = r.tile(1, 2).and_then(|t| t.last_mmio(Core::Brisc));
+            assert_eq!(seen, want, "delay {delay}, cycle {}", f.cycle());
+        }
+        assert!(
+            ahead * 7 > delay / 2,
+            "delay {delay}: ahead at {ahead} looks"
+        );
+        let got = out_word(&f, OUT);
+        assert_eq!(got, out_word(&r, OUT), "delay {delay}");
+        assert!(got.is_some_and(|v| v >= delay), "delay {delay}: {got:?}");
+        assert_eq!(
+            f.digest()
+                .expect("digest")
+                .first_difference(&r.digest().expect("digest")),
+            None,
+            "delay {delay}"
+        );
+    }
+}
+
+/// EM-30: looking at a core that ran ahead through the wall clock — the host bringing every
+/// core to the cycle, at any phase of the wait — rewinds and replays it exactly: its pc, its
+/// last MMIO access and everything after equal the reference schedule's.
+#[test]
+fn em30_looking_at_a_core_ahead_through_the_wall_clock_rewinds_it_exactly() {
+    let prog = wall_clock_wait(600, OUT);
+    for at in [1u64, 5, 8, 9, 10, 30, 31, 32, 200, 599, 600, 601, 605, 700] {
+        schedules_agree(&format!("looked at after {at} cycles"), |schedule| {
+            let mut c = brisc_alone(schedule, &prog);
+            c.clock(at).expect("run");
+            c.sync_parked().expect("sync");
+            let t = c.tile(1, 2);
+            let seen = (
+                t.map(|t| t.pc(Core::Brisc)),
+                t.and_then(|t| t.last_mmio(Core::Brisc)),
+            );
+            c.clock(1000).expect("run");
+            ((seen, out_word(&c, OUT)), c)
+        });
+    }
+}
+
+/// EM-10: a tile whose stepping cores have all run ahead (here BRISC and TRISC0, each in a
+/// wait on the wall clock, the other cores parked on their spins) is not visited until the
+/// first of them is due; both waits end as under the reference schedule.
+#[test]
+fn em10_a_tile_whose_stepping_cores_all_ran_ahead_is_due_when_the_first_of_them_is() {
+    let run = |schedule| {
+        let mut c = brisc_alone(schedule, &wall_clock_wait(600, OUT));
+        release_with_trisc0(&mut c, &wall_clock_wait(900, OUT + 4));
+        let mut skipped = 0;
+        for _ in 0..1200 {
+            c.clock(1).expect("run");
+            let both_ahead = c.tile(1, 2).is_some_and(|t| t.awake_cores() == 0b101);
+            if both_ahead && next_due(&c) > c.cycle() + 1 {
+                skipped += 1;
+            }
+        }
+        ((out_word(&c, OUT), out_word(&c, OUT + 4)), skipped, c)
+    };
+    let (want, _, mut r) = run(Schedule::Reference);
+    let (got, skipped, mut f) = run(Schedule::Fast);
+    assert_eq!(got, want);
+    assert!(
+        skipped > 500,
+        "due every cycle while both ran ahead: {skipped} skips"
+    );
+    assert_eq!(
+        f.digest()
+            .expect("digest")
+            .first_difference(&r.digest().expect("digest")),
+        None
+    );
+}

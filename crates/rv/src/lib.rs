@@ -19,7 +19,7 @@ pub use code_library::CodeLibrary;
 pub use error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 pub use flat_ram::FlatRam;
 pub use hart::{
-    Checkpoint, Hart, HartConfig, MisalignedAccess, PrivateRam, Shared, Step, TraceHook,
-    TraceRecord,
+    Checkpoint, ClockRead, CycleClock, Hart, HartConfig, MisalignedAccess, PrivateRam, Shared,
+    Step, TraceHook, TraceRecord,
 };
 pub use timing::{CoreTiming, MemRegion};

@@ -93,6 +93,10 @@ impl DebugRegs {
     pub fn soft_reset(&self) -> u32 {
         self.get(SOFT_RESET_0)
     }
+    /// The wall clock's latched high word, as a read of `WALL_CLOCK_H` returns it.
+    pub fn wall_high(&self) -> u32 {
+        self.wall_high_at
+    }
     pub fn in_reset(&self, core: Core) -> bool {
         self.soft_reset() & soft_reset_bit(core) != 0
     }

@@ -5,13 +5,14 @@
 //! stalled on an access sleeps until the retry could succeed (see `stall`).
 //! [`Tile::step_cores`] is the same cycle as [`Tile::step_cores_reference`] with these
 //! shortcuts (docs/execution-model.md EM-9); the clauses and their tests: EM-10 (when
-//! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17, EM-28 and
-//! EM-29 (running ahead), EM-19 (bringing cores to the cycle for observers).
+//! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17 and EM-28
+//! to EM-30 (running ahead), EM-19 (bringing cores to the cycle for observers).
 use bhemu_noc::{Noc, TileNoc};
-use bhemu_rv::{Checkpoint, PrivateRam, Shared, Step};
+use bhemu_rv::{Checkpoint, ClockRead, CycleClock, PrivateRam, Shared, Step};
 
+use super::debug_regs::WALL_CLOCK_L;
 use super::l1::L1;
-use super::memory_map::{decode, Target, L1_SIZE, LOCAL_RAM_BASE, OVERLAY_BASE};
+use super::memory_map::{decode, Target, DEBUG_REGS_BASE, L1_SIZE, LOCAL_RAM_BASE, OVERLAY_BASE};
 use super::overlay::Overlay;
 use super::stall::Sleep;
 use super::{bus, park, CoreState, Tile};
@@ -21,13 +22,39 @@ use crate::tile::Core;
 /// A core that ran private instructions ahead of the clock: it has executed every cycle before
 /// `until`, and `checkpoint` is its state when it had executed every cycle before `start`;
 /// `undo` logs the stores it made to its own local RAM since (EM-28), to put back on a rewind,
-/// and `loads` its loads of L1 (EM-29), whose lines it watches, to replay on a rewind.
+/// `loads` its loads of L1 (EM-29), whose lines it watches, to replay on a rewind, and
+/// `clock` its loads of the wall clock (EM-30), the last of which becomes its last MMIO
+/// access once the clock reaches it; `latched` is the clock's latch the run read under.
 pub(super) struct Ahead {
     checkpoint: Checkpoint,
     start: u64,
     until: u64,
     undo: Vec<(u32, u32, u8)>,
     loads: Vec<(u32, u32, u8)>,
+    clock: Vec<ClockRead>,
+    latched: Option<u32>,
+}
+
+impl Ahead {
+    /// The core's last load of the wall clock in a cycle before `next`, as the MMIO access
+    /// the reference schedule shows for it.
+    pub(super) fn last_clock_read(&self, next: u64) -> Option<super::MmioAccess> {
+        let n = self.clock.partition_point(|r| r.cycle < next);
+        n.checked_sub(1).map(|k| clock_access(&self.clock[k]))
+    }
+}
+
+/// A run ahead's load of the wall clock, as the MMIO access a step would have noted.
+fn clock_access(r: &ClockRead) -> super::MmioAccess {
+    super::MmioAccess {
+        pc: r.pc,
+        addr: r.addr,
+        width: 4,
+        write: false,
+        value: r.value,
+        cycle: r.cycle,
+        stalled: false,
+    }
 }
 
 /// Most cycles a core runs ahead in one go.
@@ -135,11 +162,7 @@ impl Tile {
                 if a.until > now {
                     continue;
                 }
-                if let Some(a) = self.cores[i].ahead.take() {
-                    unwatch_loads(&mut self.p.l1, &a.loads, 1 << i);
-                }
-                self.aheads &= !(1 << i);
-                self.due = 0;
+                self.end_ahead(i);
             }
             // Another core ahead of the clock is brought to the cycle before this one could
             // look at it: its pc snapshot or its local RAM (EM-28).
@@ -230,17 +253,35 @@ impl Tile {
             self.invalidate_dirty_code();
             self.run_ahead(i, now);
         }
+        // While every core that steps is ahead of the clock, the tile waits for the first of
+        // them to be due (EM-10); otherwise it is due next cycle.
+        self.due = if self.aheads != 0 && self.aheads == self.awake {
+            self.first_ahead_due()
+        } else {
+            0
+        };
         Ok(())
     }
 
+    /// The first cycle at which a core that ran ahead is due.
+    #[inline(never)]
+    fn first_ahead_due(&self) -> u64 {
+        let until = self
+            .cores
+            .iter()
+            .filter_map(|c| c.ahead.as_ref().map(|a| a.until));
+        until.min().unwrap_or(0)
+    }
+
     /// Lets core `i`, which executed cycle `now`, run its next private instructions — and
-    /// loads and stores of its own local RAM, and loads of L1 — ahead of the clock when it is
-    /// not in the middle of an idle-loop candidate pass: up to [`MAX_AHEAD`] of them when it is
-    /// the only core of the tile that steps, [`MAX_AHEAD_SHARED`] when others step too (they
-    /// may look at it). Anything that could observe or change it — another core about to read its pc
-    /// snapshot or its local RAM, a store over code, the NoC or the host at its local RAM,
-    /// anyone's write to an L1 line it loaded from — first rewinds it to the exact cycle
-    /// ([`Tile::sync_ahead`]; docs/execution-model.md EM-28, EM-29).
+    /// loads and stores of its own local RAM, loads of L1 and reads of the wall clock — ahead
+    /// of the clock when it is not in the middle of an idle-loop candidate pass: up to
+    /// [`MAX_AHEAD`] of them when it is the only core of the tile that steps,
+    /// [`MAX_AHEAD_SHARED`] when others step too (they may look at it). Anything that could
+    /// observe or change it — another core about to read its pc snapshot or its local RAM, a
+    /// store over code, the NoC or the host at its local RAM, anyone's write to an L1 line it
+    /// loaded from — first rewinds it to the exact cycle ([`Tile::sync_ahead`];
+    /// docs/execution-model.md EM-28 to EM-30).
     ///
     /// A run shorter than [`MIN_AHEAD`] (a few private instructions between two loads, as in
     /// an idle loop polling L1) is undone: it saves almost nothing, and its instructions —
@@ -259,11 +300,23 @@ impl Tile {
             slot.ahead_backoff -= 1;
             return;
         }
-        let max = if alone { MAX_AHEAD } else { MAX_AHEAD_SHARED };
+        self.try_run_ahead(i, now, if alone { MAX_AHEAD } else { MAX_AHEAD_SHARED });
+    }
+
+    /// [`Tile::run_ahead`]'s run of at most `max` cycles, once it is worth trying: kept out
+    /// of line, since the cycle loop it would otherwise be inlined into runs every step.
+    #[inline(never)]
+    fn try_run_ahead(&mut self, i: usize, now: u64, max: u64) {
+        let bit = 1u8 << i;
+        let slot = &mut self.cores[i];
         let checkpoint = slot.hart.checkpoint();
         let mut undo = Vec::new();
         let mut loads = Vec::new();
+        let mut clock = Vec::new();
         let p = &mut self.p;
+        // The latch changes only by a read or write of the clock's low word, to the high word
+        // of the cycle it happens in: while that is the latch, nobody changes it (EM-30).
+        let latched = Some(p.debug.wall_high()).filter(|&h| h == (now >> 32) as u32);
         let mut ram = PrivateRam {
             base: LOCAL_RAM_BASE,
             mem: p.local[i].bytes_mut(),
@@ -272,6 +325,7 @@ impl Tile {
                 mem: p.l1.bytes(),
                 loads: &mut loads,
             },
+            clock: latched.map(|latched| wall_clock(now + 1, latched, &mut clock)),
         };
         let n = slot.hart.run_private_in(max, Some(&mut ram));
         if n == 0 {
@@ -293,12 +347,10 @@ impl Tile {
             until: now + 1 + n,
             undo,
             loads,
+            clock,
+            latched,
         });
         self.aheads |= bit;
-        // The tile waits for it only while no other core steps (EM-10).
-        if alone {
-            self.due = now + 1 + n;
-        }
         self.p.pcs[i] = slot.hart.pc();
     }
 
@@ -317,8 +369,10 @@ impl Tile {
             };
             unwatch_loads(&mut self.p.l1, &a.loads, 1 << i);
             if n >= a.until {
+                self.note_clock_reads(i, &a.clock);
                 continue;
             }
+            let mut clock = Vec::new();
             let mut ram = PrivateRam {
                 base: LOCAL_RAM_BASE,
                 mem: self.p.local[i].bytes_mut(),
@@ -327,6 +381,9 @@ impl Tile {
                     loads: &a.loads,
                     next: 0,
                 },
+                clock: a
+                    .latched
+                    .map(|latched| wall_clock(a.start, latched, &mut clock)),
             };
             ram.undo_stores();
             slot.hart.restore(&a.checkpoint);
@@ -336,6 +393,7 @@ impl Tile {
             let want = n.saturating_sub(a.start);
             let got = slot.hart.run_private_in(want, Some(&mut ram));
             self.p.pcs[i] = slot.hart.pc();
+            self.note_clock_reads(i, &clock);
             if got != want {
                 let mut c = ChipError::new(
                     ErrorKind::Internal,
@@ -347,6 +405,26 @@ impl Tile {
             }
         }
         Ok(())
+    }
+
+    /// Core `i`'s run ahead is over: the clock has reached the cycle it ran to.
+    #[inline(never)]
+    fn end_ahead(&mut self, i: usize) {
+        if let Some(a) = self.cores[i].ahead.take() {
+            unwatch_loads(&mut self.p.l1, &a.loads, 1 << i);
+            self.note_clock_reads(i, &a.clock);
+        }
+        self.aheads &= !(1 << i);
+        self.due = 0;
+    }
+
+    /// Core `i`'s run ahead is behind it up to the end of `reads`, its loads of the wall
+    /// clock: the last is its last MMIO access, as a step would have noted it (EM-30).
+    fn note_clock_reads(&mut self, i: usize, reads: &[ClockRead]) {
+        if let Some(r) = reads.last() {
+            self.p.last_mmio[i] = Some(clock_access(r));
+            self.p.mmio_done[i] = r.cycle + 1;
+        }
     }
 
     /// Parks core `i` on the loop its detector just proved, if the values the pass read are
@@ -468,6 +546,16 @@ impl Tile {
 }
 
 /// Adds `bit` to the watchers of every L1 line the logged loads read (EM-29).
+/// The tile's wall clock as a run ahead from cycle `first` may read it (EM-30).
+fn wall_clock(first: u64, latched: u32, reads: &mut Vec<ClockRead>) -> CycleClock<'_> {
+    CycleClock {
+        addr: DEBUG_REGS_BASE + WALL_CLOCK_L,
+        first,
+        latched,
+        reads,
+    }
+}
+
 fn watch_loads(l1: &mut L1, loads: &[(u32, u32, u8)], bit: u8) {
     let mut last = usize::MAX;
     for &(a, _, w) in loads {

@@ -348,10 +348,13 @@ impl Tile {
     }
     /// The core's last MMIO access once it has executed every cycle before `next` (the chip's
     /// cycle between ticks): what the reference schedule shows, also while the fast schedule
-    /// has the core parked on a loop that polls the overlay registers (see `park`) or asleep
-    /// on a stalled access (see `stall`).
+    /// has the core parked on a loop that polls the overlay registers (see `park`), asleep
+    /// on a stalled access (see `stall`) or running ahead through the wall clock (EM-30).
     pub fn last_mmio_at(&self, core: Core, next: u64) -> Option<MmioAccess> {
         let i = core.index();
+        if let Some(a) = &self.cores[i].ahead {
+            return a.last_clock_read(next).or(self.p.last_mmio[i]);
+        }
         match (&self.p.parked[i], &self.cores[i].sleep) {
             (Some(park), _) => park.last_poll(next).or(self.p.last_mmio[i]),
             (None, Some(sleep)) => sleep.last_mmio_at(self.p.last_mmio[i], next),

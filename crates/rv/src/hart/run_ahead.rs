@@ -2,7 +2,8 @@
 //! which runs only the instructions that touch nothing but the hart's own registers, pc and
 //! counters (docs/execution-model.md EM-17, EM-18) — and, given the hart's own local data RAM
 //! ([`PrivateRam`], [`Hart::run_private_in`]), its loads and stores there (EM-28), and its
-//! loads of a memory others share, logged so that a rewind can replay them (EM-29).
+//! loads of a memory others share, logged so that a rewind can replay them (EM-29), and its
+//! loads of a clock whose words depend only on the cycle they are read in (EM-30).
 use super::{Flow, Hart};
 use crate::bus::{Access, Bus, Width};
 use crate::op::Kind;
@@ -19,6 +20,34 @@ pub struct PrivateRam<'a> {
     /// A memory other agents share (a tile's L1, at addresses `0..len`) that the run may
     /// load from (EM-29), or [`Shared::None`].
     pub shared: Shared<'a>,
+    /// A clock the run may read (EM-30), or `None`.
+    pub clock: Option<CycleClock<'a>>,
+}
+
+/// Three registers whose words are a function of the cycle they are read in and nothing
+/// else while the run lasts: at `addr` the cycle's low word, at `addr + 4` its high word, at
+/// `addr + 8` a latched high word that reading the low word sets to the cycle's high word (a
+/// Tensix tile's wall clock, tt-isa-documentation `DebugTimestamper.md`). Whoever lends it
+/// vouches that nobody changes the latch to anything but `latched` while the run lasts; the
+/// run reads the clock only in cycles whose high word is `latched`, so its own low-word
+/// reads leave the latch as it is. Loads are aligned words; any other access to the three
+/// words ends the run.
+pub struct CycleClock<'a> {
+    pub addr: u32,
+    /// The cycle in which the run's first instruction executes.
+    pub first: u64,
+    pub latched: u32,
+    /// Every load the run made, in order, for whoever shows a core's last access.
+    pub reads: &'a mut Vec<ClockRead>,
+}
+
+/// A load of a [`CycleClock`] made while running ahead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockRead {
+    pub pc: u32,
+    pub addr: u32,
+    pub value: u32,
+    pub cycle: u64,
 }
 
 /// How a run ahead sees the shared memory of [`PrivateRam::shared`].
@@ -69,9 +98,39 @@ struct RamBus<'r, 'a> {
     /// The current pass (since the last backward jump) loaded shared memory / stored.
     pass_shared: bool,
     pass_stored: bool,
+    /// The op being executed: its pc and its place in the run (cycles after the first).
+    pc: u32,
+    index: u64,
 }
 
 impl RamBus<'_, '_> {
+    /// A load of the clock at `addr`, if it is one of its words and the run may read it there.
+    #[inline(always)]
+    fn load_clock(&mut self, addr: u32, w: Width) -> Option<u32> {
+        let c = self.ram.clock.as_mut()?;
+        let off = addr.wrapping_sub(c.addr);
+        if off >= 12 || off % 4 != 0 || w != Width::Word || c.reads.len() >= MAX_SHARED_LOADS {
+            return None;
+        }
+        let cycle = c.first + self.index;
+        let high = (cycle >> 32) as u32;
+        if high != c.latched {
+            return None;
+        }
+        let value = match off {
+            0 => cycle as u32,
+            4 => high,
+            _ => c.latched,
+        };
+        c.reads.push(ClockRead {
+            pc: self.pc,
+            addr,
+            value,
+            cycle,
+        });
+        Some(value)
+    }
+
     /// A load of `w` bytes at `addr` in the shared memory, if the run may make it.
     #[inline(always)]
     fn load_shared(&mut self, addr: u32, w: Width) -> Access<u32> {
@@ -112,7 +171,10 @@ impl Bus for RamBus<'_, '_> {
         let off = addr.wrapping_sub(self.ram.base) as usize;
         match self.ram.mem.get(off..off + w.bytes() as usize) {
             Some(b) => Access::Done(le(b)),
-            None => self.load_shared(addr, w),
+            None => match self.load_clock(addr, w) {
+                Some(v) => Access::Done(v),
+                None => self.load_shared(addr, w),
+            },
         }
     }
     #[inline(always)]
@@ -240,10 +302,11 @@ impl Hart {
 
     /// [`Hart::run_private`], and with `ram` also the loads and stores whose bytes all lie in
     /// that local RAM (every store logged for a rewind, at most [`MAX_UNDO`]) and the loads
-    /// of its shared memory ([`Shared`]); the run stops before any other access, as before
-    /// any other instruction that is not private, and after the backward jump that ends a
-    /// pass which loaded shared memory and stored nothing (docs/execution-model.md EM-28,
-    /// EM-29).
+    /// of its shared memory ([`Shared`]) and of its clock ([`CycleClock`]); the run stops
+    /// before any other access, as before any other instruction that is not private, and
+    /// after the backward jump that ends a pass which loaded shared memory and stored nothing
+    /// (docs/execution-model.md EM-28 to EM-30). A pass that read only the clock goes on: a
+    /// poll of the clock never parks (EM-13), so the idle-loop detector need not see it.
     pub fn run_private_in(&mut self, max: u64, ram: Option<&mut PrivateRam>) -> u64 {
         // A pipelined hart's private ops may stall (docs/core-timing.md): it runs no ahead.
         if self.halted.is_some() || self.trace.is_some() || self.pipeline.is_some() {
@@ -259,6 +322,8 @@ impl Hart {
             ram,
             pass_shared: false,
             pass_stored: false,
+            pc: 0,
+            index: 0,
         };
         let mut pc = self.pc;
         let mut k = 0u64;
@@ -267,6 +332,8 @@ impl Hart {
             if !(op.kind.is_private() || op.kind.is_load() || op.kind.is_store()) {
                 break;
             }
+            bus.pc = pc;
+            bus.index = n + k;
             match self.core.exec(&mut self.cache, &mut bus, op, pc) {
                 Flow::Next(next) => {
                     let back = next <= pc;

@@ -827,3 +827,50 @@ fn em10_a_tile_whose_stepping_cores_all_ran_ahead_is_due_when_the_first_of_them_
         None
     );
 }
+
+/// EM-17: a core backing off after short runs (here a loop of stores to L1, which cannot run
+/// ahead) tries again as soon as it steps past the highest pc at which those runs started or
+/// stopped: the countdown after the loop runs ahead at once, not after the rest of the
+/// backoff, and the store after it lands in the reference schedule's cycle.
+#[test]
+fn em17_a_core_that_steps_past_its_short_runs_tries_again_at_once() {
+    let passes = 40u32;
+    let mut prog = li(T1, ELSEWHERE as u32);
+    prog.extend(li(S0, passes));
+    prog.push(sw(S0, T1));
+    prog.push(addi(T1, T1, 4));
+    prog.push(addi(S0, S0, -1));
+    prog.push(branch(BranchOp::Bne, S0, 0, -12));
+    let loop_end = u64::from(4 + 4 * passes);
+    let n = 1000u32;
+    prog.extend(countdown_then_store(n));
+    let store_at = loop_end + u64::from(2 + 2 * n + 4);
+    let mut f = brisc_alone(Schedule::Fast, &prog);
+    let mut first_ahead = None;
+    while f.cycle() < loop_end + 200 {
+        f.clock(1).expect("run");
+        if next_due(&f) > f.cycle() + 1 {
+            first_ahead = Some(f.cycle());
+            break;
+        }
+    }
+    let Some(at) = first_ahead else {
+        panic!("never ran ahead by cycle {}", f.cycle())
+    };
+    assert!(
+        (loop_end..=loop_end + 3).contains(&at),
+        "ran ahead from cycle {at}; the store loop ended at {loop_end}"
+    );
+    let mut r = brisc_alone(Schedule::Reference, &prog);
+    for c in [&mut f, &mut r] {
+        let hit = c.run_until_l1(10_000, |c| out_word(c, OUT) == Some(7));
+        assert_eq!(hit.ok(), Some(true));
+        assert_eq!(c.cycle(), store_at + 1, "first cycle after the store");
+    }
+    assert_eq!(
+        f.digest()
+            .expect("digest")
+            .first_difference(&r.digest().expect("digest")),
+        None
+    );
+}

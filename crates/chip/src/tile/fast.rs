@@ -287,7 +287,8 @@ impl Tile {
     /// an idle loop polling L1) is undone: it saves almost nothing, and its instructions —
     /// the loop's backward branch among them — would bypass the idle-loop detector, which
     /// must see every step of a pass to park the core. The core then steps normally for
-    /// [`short_backoff`] visits before trying again (docs/execution-model.md EM-17).
+    /// [`short_backoff`] visits before trying again, or until it steps past every pc at which
+    /// its short runs started or stopped (docs/execution-model.md EM-17).
     fn run_ahead(&mut self, i: usize, now: u64) {
         let bit = 1u8 << i;
         let alone = self.awake == bit;
@@ -296,7 +297,7 @@ impl Tile {
         if self.awake & bit == 0 || slot.det.active || slot.state != CoreState::Running {
             return;
         }
-        if slot.ahead_backoff > 0 {
+        if slot.ahead_backoff > 0 && slot.hart.pc() <= slot.short_limit {
             slot.ahead_backoff -= 1;
             return;
         }
@@ -333,12 +334,18 @@ impl Tile {
         }
         if n < MIN_AHEAD {
             ram.undo_stores();
+            let stop = slot.hart.pc();
             slot.hart.restore(&checkpoint);
+            if slot.short_backoff == 0 {
+                slot.short_limit = 0;
+            }
+            slot.short_limit = slot.short_limit.max(stop).max(slot.hart.pc());
             slot.short_backoff = short_backoff(slot.short_backoff);
             slot.ahead_backoff = slot.short_backoff;
             return;
         }
         slot.short_backoff = 0;
+        slot.ahead_backoff = 0;
         // From here on a write under any of its loads rewinds it (EM-29).
         watch_loads(&mut self.p.l1, &loads, bit);
         slot.ahead = Some(Ahead {
@@ -390,6 +397,7 @@ impl Tile {
             // Looked at mid-run: the next runs wait a while, so that a core looked at often
             // does not throw away a long run each time.
             slot.ahead_backoff = REWIND_BACKOFF;
+            slot.short_limit = u32::MAX;
             let want = n.saturating_sub(a.start);
             let got = slot.hart.run_private_in(want, Some(&mut ram));
             self.p.pcs[i] = slot.hart.pc();

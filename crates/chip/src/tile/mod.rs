@@ -113,6 +113,9 @@ pub(crate) struct CoreSlot {
     ahead_backoff: u32,
     /// The backoff the core's last run ahead earned if it was too short, else 0.
     short_backoff: u32,
+    /// The highest pc at which the short runs in a row started or stopped: a core that
+    /// steps past it has left the code they failed in and tries again at once.
+    short_limit: u32,
     /// Set while the core sleeps on a stalled access (fast schedule, see `stall`).
     sleep: Option<stall::Sleep>,
 }
@@ -237,6 +240,7 @@ impl Tile {
             ahead: None,
             ahead_backoff: 0,
             short_backoff: 0,
+            short_limit: 0,
             sleep: None,
         };
         let mut csrs = [[0u32; 16]; 5];

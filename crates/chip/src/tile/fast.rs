@@ -553,7 +553,6 @@ impl Tile {
     }
 }
 
-/// Adds `bit` to the watchers of every L1 line the logged loads read (EM-29).
 /// The tile's wall clock as a run ahead from cycle `first` may read it (EM-30).
 fn wall_clock(first: u64, latched: u32, reads: &mut Vec<ClockRead>) -> CycleClock<'_> {
     CycleClock {
@@ -564,6 +563,7 @@ fn wall_clock(first: u64, latched: u32, reads: &mut Vec<ClockRead>) -> CycleCloc
     }
 }
 
+/// Adds `bit` to the watchers of every L1 line the logged loads read (EM-29).
 fn watch_loads(l1: &mut L1, loads: &[(u32, u32, u8)], bit: u8) {
     let mut last = usize::MAX;
     for &(a, _, w) in loads {

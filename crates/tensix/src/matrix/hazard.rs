@@ -106,10 +106,24 @@ impl Default for DstHazards {
     }
 }
 
-/// The `DstBits` blocks `rows` touch (with repeats; callers only set or search).
+/// The `DstBits` blocks `rows` touch (with repeats; callers only set or search). The rows of
+/// an aligned group of 8 in the 16-bit view, or of 4 in the 32-bit view, touch the same blocks
+/// (`Adj16` keeps row bits 0–2 and moves the others among themselves, `Adj32` keeps bits 0–1),
+/// so one row of each group the range meets stands for the group: a ZEROACC of half of Dst
+/// notes 64 blocks, not 512 rows.
 fn blocks(rows: DstRows, cfg: DestAccessCfg) -> impl Iterator<Item = usize> {
-    (0..rows.count.max(1)).flat_map(move |i| {
+    let group = if rows.wide { 4 } else { 8 };
+    let count = rows.count.max(1);
+    let mut i = 0u32;
+    let group_rows = std::iter::from_fn(move || {
+        if i >= count {
+            return None;
+        }
         let r = rows.first.wrapping_add(i);
+        i += group - r % group;
+        Some(r)
+    });
+    group_rows.flat_map(move |r| {
         let (a, b) = if rows.wide {
             let p = adj32(r, cfg);
             (p / 8, (p + 8) / 8)
@@ -217,6 +231,52 @@ impl DstHazards {
                     cycle,
                 },
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The blocks of `rows` row by row, as Dst.md maps each row.
+    fn per_row(rows: DstRows, cfg: DestAccessCfg) -> BTreeSet<usize> {
+        let mut set = BTreeSet::new();
+        for i in 0..rows.count.max(1) {
+            let r = rows.first.wrapping_add(i);
+            if rows.wide {
+                let p = adj32(r, cfg);
+                set.insert(p / 8 % BLOCKS);
+                set.insert((p + 8) / 8 % BLOCKS);
+            } else {
+                set.insert(adj16(r, cfg) / 8 % BLOCKS);
+            }
+        }
+        set
+    }
+
+    #[test]
+    fn one_row_of_each_aligned_group_stands_for_its_blocks() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for n in 0..4000 {
+            let cfg = DestAccessCfg {
+                remap_addrs: n & 1 != 0,
+                swizzle_32b: n & 2 != 0,
+            };
+            let rows = DstRows {
+                first: next() as u32 % 1100,
+                count: [0, 1, 3, 8, 16, 64, 512, 1024][n % 8] + (next() % 9) as u32,
+                wide: n & 4 != 0,
+            };
+            let got: BTreeSet<usize> = blocks(rows, cfg).collect();
+            assert_eq!(got, per_row(rows, cfg), "{rows:?} {cfg:?}");
         }
     }
 }

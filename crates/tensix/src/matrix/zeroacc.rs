@@ -50,6 +50,20 @@ impl DstUndefined {
         }
     }
 
+    /// Sets or clears the mark of every row of `rows`, whole words of 64 rows at a time.
+    pub fn set_rows(&mut self, rows: std::ops::Range<usize>, undefined: bool) {
+        let mut r = rows.start;
+        while r < rows.end {
+            if r.is_multiple_of(64) && rows.end - r >= 64 {
+                self.bits[r / 64] = if undefined { u64::MAX } else { 0 };
+                r += 64;
+            } else {
+                self.set(r, undefined);
+                r += 1;
+            }
+        }
+    }
+
     /// The `DstBits` rows behind row `row` of the 16-bit or 32-bit view.
     pub fn bits_rows(row: u32, wide: bool, cfg: DestAccessCfg) -> [usize; 2] {
         if wide {
@@ -110,12 +124,10 @@ fn clear_bits_rows(
     bits: std::ops::Range<usize>,
     revert: bool,
 ) {
-    for r in bits {
-        if !revert {
-            dst.bits_mut()[r] = [0; DST_COLS];
-        }
-        undefined.set(r, !revert);
+    if !revert {
+        dst.bits_mut()[bits.clone()].fill([0; DST_COLS]);
     }
+    undefined.set_rows(bits, !revert);
 }
 
 /// ZEROACC. `config_dst32` is `ALU_ACC_CTRL_Fp32_enabled || ALU_ACC_CTRL_INT8_math_enabled`,
@@ -239,6 +251,35 @@ mod tests {
                 for r in DstUndefined::bits_rows(row, wide, cfg) {
                     und.set(r, !revert);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn set_rows_marks_exactly_the_rows_of_the_range() {
+        for (start, end) in [
+            (0, 1024),
+            (0, 512),
+            (512, 1024),
+            (3, 70),
+            (64, 128),
+            (100, 101),
+            (7, 7),
+            (60, 200),
+        ] {
+            for undefined in [false, true] {
+                let mut got = DstUndefined::default();
+                let mut want = DstUndefined::default();
+                // Marks before: every third row, so that both setting and clearing show.
+                for r in (0..DST_ROWS).step_by(3) {
+                    got.set(r, true);
+                    want.set(r, true);
+                }
+                got.set_rows(start..end, undefined);
+                for r in start..end {
+                    want.set(r, undefined);
+                }
+                assert_eq!(got, want, "rows {start}..{end}, undefined {undefined}");
             }
         }
     }

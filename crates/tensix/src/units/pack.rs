@@ -370,13 +370,23 @@ impl EdgeMasks {
 /// the instruction's datums from `Dst` row `base + k` and the rows go to L1 one after the
 /// other in interface order. `0b0000` activates all four (tt-llk's `ALL_INTF_ACTIVE`, which
 /// packs a 16x16 face as four PACRs of four rows). Rule restated in `docs/tensix-datapath.md`.
-fn read_interfaces(read_intf_sel: u8) -> Vec<u32> {
+/// Returned as the active interfaces' numbers in order, in a fixed array with their count (a
+/// PACR is frequent enough that a heap list per instruction showed in profiles).
+fn read_interfaces(read_intf_sel: u8) -> ([u32; 4], usize) {
     let mask = if read_intf_sel == 0 {
         0b1111
     } else {
         read_intf_sel
     };
-    (0..4).filter(|k| mask >> k & 1 != 0).collect()
+    let mut list = [0; 4];
+    let mut n = 0;
+    for k in 0..4 {
+        if mask >> k & 1 != 0 {
+            list[n] = k;
+            n += 1;
+        }
+    }
+    (list, n)
 }
 
 /// Blackhole's `DstAccessMode`: how far apart, in `Dst` datums, the four read interfaces
@@ -411,7 +421,8 @@ fn pacr_datums(ctx: &mut Ctx, insn: Pacr) -> UnitResult {
         last,
         ..
     } = insn;
-    let interfaces = read_interfaces(read_intf_sel);
+    let (interface_list, active) = read_interfaces(read_intf_sel);
+    let interfaces = &interface_list[..active];
     let intf_stride = interface_stride(dst_access_mode);
     let t = ctx.thread;
     let which = if ovrd_thread_id != 0 {
@@ -489,7 +500,7 @@ fn pacr_datums(ctx: &mut Ctx, insn: Pacr) -> UnitResult {
         src,
         num,
         intf_stride,
-        interfaces: &interfaces,
+        interfaces,
         zero_write: zero_write != 0,
         relu_mode,
         early: ec,

@@ -109,6 +109,8 @@ pub(crate) struct CoreSlot {
     det: park::Detector,
     /// Set while the core has run ahead of the chip's clock (fast schedule).
     ahead: Option<fast::Ahead>,
+    /// The logs of the core's last run ahead, emptied, for its next one to fill.
+    spare: fast::AheadLogs,
     /// Visits left before the core next tries to run ahead, after a run too short to pay.
     ahead_backoff: u32,
     /// The backoff the core's last run ahead earned if it was too short, else 0.
@@ -238,6 +240,7 @@ impl Tile {
             releases: 0,
             det: park::Detector::default(),
             ahead: None,
+            spare: fast::AheadLogs::default(),
             ahead_backoff: 0,
             short_backoff: 0,
             short_limit: 0,

@@ -874,3 +874,114 @@ fn em17_a_core_that_steps_past_its_short_runs_tries_again_at_once() {
         None
     );
 }
+
+/// EM-28: a write over code rewinds only the cores ahead whose decoded code it reaches. BRISC
+/// runs ahead through its local-RAM loop while TRISC0 counts down; then TRISC0 (at its place in
+/// the order) overwrites its own first instruction, long executed, or the host (between
+/// cycles) overwrites that instruction after TRISC0 jumped to a window of its own far away,
+/// where it counts down ahead of the clock too. BRISC stays ahead through the next 20 cycles
+/// (a rewind would have it step for its next 32 visits), and so does TRISC0 after the host's
+/// write; what the cores compute and every cycle equal the reference schedule's.
+#[test]
+fn em28_a_write_over_code_rewinds_only_the_cores_whose_decoded_code_it_reaches() {
+    const S1: u8 = 9;
+    const NOP: u32 = 0x0000_0013;
+    // TRISC0's far code: more than a chunk (4 KiB) past the end of its first window, so the
+    // jump there starts a new decode window and leaves 0x6000 in none.
+    const FAR: u32 = 0x9000;
+    let countdown = |delay: u32| {
+        let mut p = li(S0, delay);
+        p.push(addi(S0, S0, -1));
+        p.push(branch(BranchOp::Bne, S0, 0, -4));
+        p
+    };
+    let setup = |schedule: Schedule, by_host: bool| {
+        let mut c = chip("1,2", schedule);
+        c.write_l1(1, 2, 0, &bytes(&local_ram_loop(200)))
+            .expect("brisc");
+        let trisc0 = if by_host {
+            let mut far = countdown(400);
+            far.push(spin());
+            c.write_l1(1, 2, u64::from(FAR), &bytes(&far)).expect("far");
+            let mut p = countdown(10);
+            p.push(Insn::Jal {
+                rd: 0,
+                offset: (FAR - 0x6000 - 4 * p.len() as u32) as i32,
+            });
+            p
+        } else {
+            let mut p = countdown(40);
+            p.extend(li(T0, 0x6000));
+            p.extend(li(S1, NOP));
+            p.push(sw(S1, T0));
+            p.push(spin());
+            p
+        };
+        release_with_trisc0(&mut c, &trisc0);
+        c
+    };
+    let overwritten = |c: &Chip| {
+        c.tile(1, 2)
+            .and_then(|t| t.read_l1_u32(0x6000).ok())
+            .is_some_and(|w| w == NOP)
+    };
+    let ahead =
+        |c: &Chip, core: Core| c.tile(1, 2).map_or(0, |t| t.hart(core).cycles()) > c.cycle();
+    for by_host in [false, true] {
+        // The cycle the write lands in: TRISC0's store as the reference schedule runs it, or
+        // a cycle of the host's choosing while both cores count.
+        let at = if by_host {
+            60
+        } else {
+            let mut c = setup(Schedule::Reference, false);
+            let mut n = 0;
+            while !overwritten(&c) {
+                c.clock(1).expect("run");
+                n += 1;
+                assert!(n < 1000, "TRISC0 never stored");
+            }
+            n
+        };
+        let mut results = Vec::new();
+        for schedule in [Schedule::Reference, Schedule::Fast] {
+            let mut c = setup(schedule, by_host);
+            c.clock(at).expect("run");
+            if by_host {
+                if schedule == Schedule::Fast {
+                    assert!(ahead(&c, Core::Trisc0), "TRISC0 ahead in its far countdown");
+                }
+                c.write_l1(1, 2, 0x6000, &NOP.to_le_bytes()).expect("host");
+            } else {
+                assert!(overwritten(&c), "TRISC0 stored by cycle {at}");
+            }
+            for k in 1..=20 {
+                c.clock(1).expect("run");
+                if schedule == Schedule::Fast {
+                    assert!(
+                        ahead(&c, Core::Brisc),
+                        "by host {by_host}: BRISC not ahead {k} cycles after the write"
+                    );
+                    if by_host {
+                        assert!(
+                            ahead(&c, Core::Trisc0),
+                            "TRISC0 not ahead {k} cycles after the write"
+                        );
+                    }
+                }
+            }
+            c.clock(3000).expect("run");
+            let out = c.tile(1, 2).and_then(|t| t.read_l1_u32(OUT).ok());
+            results.push((out, c.digest().expect("digest")));
+        }
+        assert_eq!(
+            results[0].0, results[1].0,
+            "by host {by_host}: reference vs fast"
+        );
+        assert_ne!(results[0].0, Some(0), "BRISC's loop stored its sum");
+        assert_eq!(
+            results[0].1.first_difference(&results[1].1),
+            None,
+            "by host {by_host}"
+        );
+    }
+}

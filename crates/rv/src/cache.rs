@@ -248,6 +248,19 @@ impl DecodeCache {
         self.blocks.reset();
     }
 
+    /// Whether [`DecodeCache::invalidate`] of `addr..addr+len` would touch this cache: the
+    /// range meets its window.
+    pub fn overlaps(&self, addr: u32, len: u32) -> bool {
+        if len == 0 || self.ops.is_empty() {
+            return false;
+        }
+        let lo = u64::from(addr) & !3;
+        let hi = u64::from(addr) + u64::from(len);
+        let base = u64::from(self.base);
+        let end = base + self.ops.len() as u64 * 4;
+        lo.max(base) < hi.min(end)
+    }
+
     pub fn invalidate(&mut self, addr: u32, len: u32) {
         if len == 0 || self.ops.is_empty() {
             return;

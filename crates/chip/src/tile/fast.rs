@@ -161,7 +161,10 @@ impl Tile {
     pub fn step_cores_on(&mut self, now: u64, noc: &mut TileNoc<'_>) -> Result<(), ChipError> {
         // Writes since this tile's last cycle came after every core had run that cycle.
         if self.p.l1.woken() != 0 || self.p.l1.code_dirty() {
-            self.sync_ahead([now; 5])?;
+            // Only the cores ahead that a write reached go back: those whose loads it wrote
+            // under (EM-29) and those whose decoded code it changed (EM-28).
+            let mask = (self.p.l1.woken() & self.aheads) | self.ahead_over_dirty_code();
+            self.sync_ahead_of(mask, [now; 5])?;
             if self.p.l1.woken() != 0 {
                 self.wake(self.p.l1.woken(), [now; 5])?;
             }
@@ -187,8 +190,11 @@ impl Tile {
             }
             // Another core ahead of the clock is brought to the cycle before this one could
             // look at it: its pc snapshot or its local RAM (EM-28).
-            if self.aheads != 0 && could_observe(core, self.cores[i].hart.next_access()) {
-                self.sync_ahead(order_next(i, now))?;
+            if self.aheads != 0 {
+                let looked_at = could_observe(core, self.cores[i].hart.next_access());
+                if looked_at & self.aheads != 0 {
+                    self.sync_ahead_of(looked_at, order_next(i, now))?;
+                }
             }
             let slot = &mut self.cores[i];
             let pc = slot.hart.pc();
@@ -256,7 +262,7 @@ impl Tile {
                 // A write under a load a core ran ahead through rewinds it first (EM-29).
                 let ahead = self.p.l1.woken() & self.aheads;
                 if ahead != 0 {
-                    self.sync_ahead(next)?;
+                    self.sync_ahead_of(ahead, next)?;
                     self.p.l1.clear_woken(ahead);
                 }
                 if self.p.l1.woken() != 0 {
@@ -269,7 +275,8 @@ impl Tile {
             // A store over code another core ran ahead through: that core first goes back to
             // the cycle (EM-28), then every core's decoded copy of the code is dropped.
             if self.aheads != 0 && self.p.l1.code_dirty() {
-                self.sync_ahead(order_next(i, now))?;
+                let mask = self.ahead_over_dirty_code();
+                self.sync_ahead_of(mask, order_next(i, now))?;
             }
             self.invalidate_dirty_code();
             self.run_ahead(i, now);
@@ -383,12 +390,36 @@ impl Tile {
     /// Rewinds every core that ran ahead to the state it has after executing every cycle
     /// before `next[i]` (replaying its private instructions from its checkpoint).
     pub(super) fn sync_ahead(&mut self, next: [u64; 5]) -> Result<(), ChipError> {
-        if self.aheads == 0 {
+        self.sync_ahead_of(ALL_CORES, next)
+    }
+
+    /// The cores ahead of the clock whose decoded code reaches the code written since the
+    /// last invalidation: only they can have run the words it changed, and only their
+    /// decoded copies change when it is dropped (EM-28).
+    fn ahead_over_dirty_code(&self) -> u8 {
+        let Some((lo, hi)) = self.p.l1.code_dirty_range() else {
+            return 0;
+        };
+        let mut mask = 0;
+        for (i, c) in self.cores.iter().enumerate() {
+            if self.aheads & (1 << i) != 0 && c.hart.code_overlaps(lo, hi - lo) {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
+    /// [`Tile::sync_ahead`] of the cores in `mask` only; the others stay ahead.
+    pub(super) fn sync_ahead_of(&mut self, mask: u8, next: [u64; 5]) -> Result<(), ChipError> {
+        if self.aheads & mask == 0 {
             return Ok(());
         }
         self.due = 0;
-        self.aheads = 0;
+        self.aheads &= !mask;
         for (i, &n) in next.iter().enumerate() {
+            if mask & (1 << i) == 0 {
+                continue;
+            }
             let slot = &mut self.cores[i];
             let Some(mut a) = slot.ahead.take() else {
                 continue;
@@ -630,17 +661,21 @@ fn order_next(i: usize, now: u64) -> [u64; 5] {
     std::array::from_fn(|j| if j < i { now + 1 } else { now })
 }
 
-/// Whether `core`'s access at the address [`bhemu_rv::Hart::next_access`] gave could look at
-/// another core of the tile: a pc snapshot, or another core's local RAM (the slow path). An
-/// instruction not decoded yet might (EM-28).
-fn could_observe(core: Core, access: Option<Option<u32>>) -> bool {
+/// Every core of a tile, as a mask.
+const ALL_CORES: u8 = 0x1f;
+
+/// The cores that `core`'s access at the address [`bhemu_rv::Hart::next_access`] gave could
+/// look at, as a mask: the core whose pc snapshot it reads, or another core whose local RAM
+/// it reaches (the slow path); any core for an instruction not decoded yet (EM-28).
+fn could_observe(core: Core, access: Option<Option<u32>>) -> u8 {
+    let bit = |c: Core| 1u8 << c.index();
     match access {
-        None => true,
-        Some(None) => false,
+        None => ALL_CORES,
+        Some(None) => 0,
         Some(Some(a)) => match decode(core, a) {
-            Target::PcSnapshot(_) => true,
-            Target::LocalRam { owner, .. } => owner != core,
-            _ => false,
+            Target::PcSnapshot(c) => bit(c),
+            Target::LocalRam { owner, .. } if owner != core => bit(owner),
+            _ => 0,
         },
     }
 }

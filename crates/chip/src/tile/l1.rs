@@ -221,6 +221,12 @@ impl L1 {
         }
     }
 
+    /// `[lo, hi)` of code overwritten since the last [`L1::take_code_dirty`], left as it is.
+    #[inline]
+    pub fn code_dirty_range(&self) -> Option<(u32, u32)> {
+        self.dirty
+    }
+
     /// The range of code overwritten since the last call, for hart cache invalidation.
     #[inline]
     pub fn take_code_dirty(&mut self) -> Option<(u32, u32)> {

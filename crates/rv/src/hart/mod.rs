@@ -214,6 +214,13 @@ impl Hart {
         });
     }
 
+    /// Whether the hart's decoded code reaches `addr..addr+len`: if not, a change there cannot
+    /// change anything it executes from its cache ([`Hart::run_private`] among it), and
+    /// [`Hart::invalidate_code`] of the range leaves it as it is.
+    pub fn code_overlaps(&self, addr: u32, len: u32) -> bool {
+        self.cache.overlaps(addr, len)
+    }
+
     /// Code at `addr..addr+len` changed behind the hart's back (host, NoC, another core).
     pub fn invalidate_code(&mut self, addr: u32, len: u32) {
         self.cache.invalidate(addr, len);

@@ -248,31 +248,30 @@ impl DecodeCache {
         self.blocks.reset();
     }
 
+    /// The part `[lo, hi)` of `addr..addr+len` (from its aligned-down word) inside the window,
+    /// if any.
+    fn within_window(&self, addr: u32, len: u32) -> Option<(u64, u64)> {
+        if len == 0 || self.ops.is_empty() {
+            return None;
+        }
+        let base = u64::from(self.base);
+        let end = base + self.ops.len() as u64 * 4;
+        let lo = (u64::from(addr) & !3).max(base);
+        let hi = (u64::from(addr) + u64::from(len)).min(end);
+        (lo < hi).then_some((lo, hi))
+    }
+
     /// Whether [`DecodeCache::invalidate`] of `addr..addr+len` would touch this cache: the
     /// range meets its window.
     pub fn overlaps(&self, addr: u32, len: u32) -> bool {
-        if len == 0 || self.ops.is_empty() {
-            return false;
-        }
-        let lo = u64::from(addr) & !3;
-        let hi = u64::from(addr) + u64::from(len);
-        let base = u64::from(self.base);
-        let end = base + self.ops.len() as u64 * 4;
-        lo.max(base) < hi.min(end)
+        self.within_window(addr, len).is_some()
     }
 
     pub fn invalidate(&mut self, addr: u32, len: u32) {
-        if len == 0 || self.ops.is_empty() {
+        let Some((lo, hi)) = self.within_window(addr, len) else {
             return;
-        }
-        let lo = u64::from(addr) & !3;
-        let hi = u64::from(addr) + u64::from(len);
+        };
         let base = u64::from(self.base);
-        let end = base + self.ops.len() as u64 * 4;
-        let (lo, hi) = (lo.max(base), hi.min(end));
-        if lo >= hi {
-            return;
-        }
         if self.shared {
             self.drop_shared();
             return;

@@ -130,6 +130,11 @@ impl MopExpander {
         self.exp.is_some()
     }
 
+    /// Not expanding and no penalty cycle pending: with an empty FIFO, `pull` changes nothing.
+    pub fn at_rest(&self) -> bool {
+        self.exp.is_none() && self.penalty_at.is_none()
+    }
+
     /// Produce at most one instruction for the replay expander this cycle, taking at most one
     /// instruction from `fifo`. Returns (instruction emitted, whether anything changed).
     pub fn pull(&mut self, cycle: u64, fifo: &mut Fifo) -> (Option<Insn>, bool) {

@@ -121,7 +121,7 @@ impl Chip {
         if self.schedule == Schedule::Reference {
             for t in &mut self.tiles {
                 let w = t.l1_writes();
-                let r = t.step_coprocessor(now);
+                let r = t.step_coprocessor_every_cycle(now);
                 written |= t.l1_writes() != w;
                 r?;
             }

@@ -7,8 +7,22 @@ use super::{tensix_port, Tile};
 use crate::error::{ChipError, ErrorKind};
 
 impl Tile {
-    /// One cycle of the coprocessor, skipped while it has nothing to do.
+    /// One cycle of the coprocessor, skipped while it has nothing to do; a cycle of a quiet
+    /// stretch (docs/execution-model.md EM-31) is only counted.
     pub fn step_coprocessor(&mut self, now: u64) -> Result<(), ChipError> {
+        if !self.p.cp_active {
+            return Ok(());
+        }
+        if self.p.cp.quiet_at(now) {
+            // Nothing changes: no poller to wake, no warning, no C10 raised (a TRISC's write
+            // ends the stretch), and the coprocessor stays as busy as it was.
+            return self.p.cp.step(now).map_err(|e| self.tensix_error(e));
+        }
+        self.step_coprocessor_every_cycle(now)
+    }
+
+    /// One cycle of the coprocessor computed in full (the reference schedule, EM-2).
+    pub fn step_coprocessor_every_cycle(&mut self, now: u64) -> Result<(), ChipError> {
         if !self.p.cp_active {
             return Ok(());
         }
@@ -18,7 +32,7 @@ impl Tile {
             overlay: &mut p.overlay,
             tdma: &mut p.tdma,
         };
-        let r = p.cp.step_with(now, &mut port);
+        let r = p.cp.step_every_cycle_with(now, &mut port);
         // A `STOREREG` to the overlay wakes the cores polling it; they have run cycle `now`.
         p.wake_overlay_pollers();
         self.forward_coprocessor_warnings();

@@ -113,6 +113,11 @@ pub struct Coprocessor {
     deferred_src: [std::collections::VecDeque<DeferredSrc>; 2],
     progressed: bool,
     pushed: bool,
+    /// The last step's only changes were units counting down (`backend_phase`).
+    ticking: bool,
+    /// After a step that changed nothing but counters, the first cycle whose step may differ
+    /// from it (`quiet_until`); 0 when the next step must run. Cleared by every input.
+    quiet_until: u64,
     /// The last cycle a thread issued an instruction to the Vector Unit (its data effect
     /// drove the unit's cycle); other cycles drive it idle while it has work of its own.
     sfpu_issued_at: Option<u64>,
@@ -146,6 +151,8 @@ impl Coprocessor {
             deferred_src: Default::default(),
             progressed: false,
             pushed: false,
+            ticking: false,
+            quiet_until: 0,
             sfpu_issued_at: None,
             now: 0,
         }
@@ -163,10 +170,12 @@ impl Coprocessor {
     /// The data state, writable: for preloading from a test or a program, and for the
     /// RISC-V windows onto `Dst`, configuration and GPRs.
     pub fn state_mut(&mut self) -> &mut TensixState {
+        self.disturb();
         &mut self.state
     }
 
     pub fn set_mode(&mut self, mode: Mode) {
+        self.disturb();
         self.mode = mode;
     }
 
@@ -258,6 +267,7 @@ impl Coprocessor {
         let mut insn = decode(self.arch, word);
         insn.from_brisc = source == PushSource::Brisc;
         insn.pc = pc;
+        self.disturb();
         let th = &mut self.threads[thread];
         let r = match source {
             PushSource::Trisc => th.fifo.push(insn),
@@ -285,6 +295,7 @@ impl Coprocessor {
     /// expander), the replay expander and the Wait Gate are left alone. An out-of-range thread
     /// is ignored.
     pub fn reset_thread_frontend(&mut self, thread: usize) {
+        self.disturb();
         if let Some(th) = self.threads.get_mut(thread) {
             th.fifo.clear();
             th.mop.abort();
@@ -299,6 +310,7 @@ impl Coprocessor {
         value: u32,
     ) -> Result<(), TensixError> {
         self.check_thread(thread)?;
+        self.disturb();
         if self.threads[thread].mop.write_cfg(i, value) {
             Ok(())
         } else {
@@ -371,6 +383,7 @@ impl Coprocessor {
         }
         self.sync.queue_window_write(index, value);
         self.pushed = true;
+        self.disturb();
         Ok(())
     }
 
@@ -384,6 +397,7 @@ impl Coprocessor {
             ));
         }
         self.sync.sems.init(1 << index, value, max);
+        self.disturb();
         Ok(())
     }
 
@@ -410,6 +424,7 @@ impl Coprocessor {
     /// C10: the TRISC of `thread` has a config/GPR/TDMA-RISC request emitted but not yet
     /// processed (STALLWAIT.md). Driven by the tile.
     pub fn set_trisc_cfg_pending(&mut self, thread: usize, pending: bool) {
+        self.disturb();
         if let Some(p) = self.trisc_cfg_pending.get_mut(thread) {
             *p = pending;
         }
@@ -529,9 +544,29 @@ impl Coprocessor {
 
     /// Advance one cycle with `mem` as the tile's L1, which unpackers read and packers
     /// write (see `crate::units` for when each unit applies its effects).
+    ///
+    /// A cycle inside a quiet stretch (see [`Coprocessor::quiet_at`]) is accounted without
+    /// being computed: its step would change nothing. [`Coprocessor::step_every_cycle_with`]
+    /// computes every cycle (the chip's reference schedule).
     pub fn step_with(&mut self, cycle: u64, mem: &mut dyn TensixMemory) -> Result<(), TensixError> {
+        if self.quiet_at(cycle) {
+            self.progressed = self.ticking;
+            self.now = cycle + 1;
+            return Ok(());
+        }
+        self.step_every_cycle_with(cycle, mem)
+    }
+
+    /// [`Coprocessor::step_with`] computing the cycle whatever the last step did.
+    pub fn step_every_cycle_with(
+        &mut self,
+        cycle: u64,
+        mem: &mut dyn TensixMemory,
+    ) -> Result<(), TensixError> {
         self.now = cycle;
         self.progressed = std::mem::take(&mut self.pushed);
+        self.ticking = false;
+        self.quiet_until = 0;
         self.backend_phase(cycle)?;
         if self.sync.serve_window_write(cycle) {
             self.progressed = true;
@@ -541,8 +576,54 @@ impl Coprocessor {
         for t in 0..THREADS {
             self.frontend_phase(t, cycle);
         }
+        if !self.progressed {
+            self.quiet_until = self.next_timed_change(cycle);
+        }
+        self.progressed |= self.ticking;
         self.now = cycle + 1;
         Ok(())
+    }
+
+    /// Whether the step of `cycle` would change nothing: the last step, at most `cycle - 1`,
+    /// changed nothing but its units' countdowns (no instruction moved, dispatched, started or
+    /// retired; no latch released; no semaphore write served; the Vector Unit at rest), no
+    /// input came since (every `&mut self` method but the steps clears the stretch), and
+    /// `cycle` is before the first cycle at which time alone changes a decision
+    /// ([`Coprocessor::next_timed_change`]). Every decision of a step is a function of the
+    /// state and of the cycle only through those times, so the steps between are the same
+    /// step: docs/execution-model.md EM-31.
+    pub fn quiet_at(&self, cycle: u64) -> bool {
+        cycle < self.quiet_until && !self.pushed
+    }
+
+    /// The first cycle after `cycle` at which the passing of time alone changes what a step
+    /// decides: an instruction's retirement (`done_at`), a ThCon load tail's end (C0), a
+    /// rate-limited unit accepting again (`next_accept_at`), the end of the cycle after a
+    /// MOVD2A in which only MOVD2A/MOVB2A may follow. `u64::MAX` when none is pending (a
+    /// coprocessor that waits for an input only).
+    fn next_timed_change(&self, cycle: u64) -> u64 {
+        let after = |c: u64| if c > cycle { c } else { u64::MAX };
+        let mut first = u64::MAX;
+        for p in &self.backend.pipes {
+            for e in &p.entries {
+                if let Some(d) = e.done_at {
+                    first = first.min(after(d));
+                }
+            }
+            first = first.min(after(p.next_accept_at));
+            if let Some(m) = p.movd2a_at {
+                first = first.min(after(m.saturating_add(2)));
+            }
+        }
+        for &u in &self.backend.thcon_mem_until {
+            first = first.min(after(u));
+        }
+        first
+    }
+
+    /// An input arrived: the next step is computed.
+    fn disturb(&mut self) {
+        self.quiet_until = 0;
     }
 
     /// Who owns SrcX bank `bank` (tests).

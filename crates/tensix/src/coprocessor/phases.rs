@@ -8,7 +8,11 @@ impl Coprocessor {
     pub(super) fn backend_phase(&mut self, cycle: u64) -> Result<(), TensixError> {
         let banks = &mut self.banks;
         let mut progressed = false;
+        let mut ticking = false;
         for (ui, pipe) in self.backend.pipes.iter_mut().enumerate() {
+            if pipe.entries.is_empty() {
+                continue;
+            }
             let unit = crate::backend::UNITS[ui];
             // UNPACR waits inside its unpacker until its bank belongs to the Unpackers
             // (UNPACR_Regular.md: `while (SrcA[Bank].AllowedClient != Unpackers) wait;`).
@@ -60,8 +64,8 @@ impl Coprocessor {
                         }
                     }
                     Some(_) => {
-                        // Counting down: time alone will change the state.
-                        progressed = true;
+                        // Counting down: time alone will change the state, at `done_at`.
+                        ticking = true;
                         i += 1;
                     }
                     None => i += 1,
@@ -69,11 +73,12 @@ impl Coprocessor {
             }
         }
         if self.backend.thcon_mem_until.iter().any(|&u| u > cycle) {
-            progressed = true;
+            ticking = true;
         }
         if progressed {
             self.progressed = true;
         }
+        self.ticking |= ticking;
         Ok(())
     }
 
@@ -82,6 +87,14 @@ impl Coprocessor {
         cycle: u64,
         mem: &mut dyn TensixMemory,
     ) -> Result<(), TensixError> {
+        if self
+            .threads
+            .iter()
+            .all(|th| th.gate.slot.is_none() && th.gate.latch.is_none())
+        {
+            // No instruction at any gate and no latch to re-evaluate.
+            return Ok(());
+        }
         let mut candidate = [false; THREADS];
         let mut release = [false; THREADS];
         for t in 0..THREADS {
@@ -229,6 +242,15 @@ impl Coprocessor {
     pub(super) fn frontend_phase(&mut self, t: usize, cycle: u64) {
         let th = &mut self.threads[t];
         let mut moved = false;
+        if th.gate.slot.is_none()
+            && th.brisc.is_empty()
+            && th.fifo.is_empty()
+            && th.mop.at_rest()
+            && th.replay.idle()
+        {
+            // Nothing to move towards the gate.
+            return;
+        }
         if th.gate.slot.is_none() || th.replay.record_only() {
             if th.replay.playing() {
                 if th.gate.slot.is_none() {

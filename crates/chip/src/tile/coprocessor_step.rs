@@ -15,8 +15,14 @@ impl Tile {
         }
         if self.p.cp.quiet_at(now) {
             // Nothing changes: no poller to wake, no warning, no C10 raised (a TRISC's write
-            // ends the stretch), and the coprocessor stays as busy as it was.
-            return self.p.cp.step(now).map_err(|e| self.tensix_error(e));
+            // ends the stretch). Idleness is a function of the cycle too (an instruction
+            // whose retirement changes nothing is done at its `done_at`), so it is asked as
+            // after any step.
+            self.p.cp.step(now).map_err(|e| self.tensix_error(e))?;
+            if self.p.cp.all_idle() {
+                self.p.cp_active = false;
+            }
+            return Ok(());
         }
         self.step_coprocessor_every_cycle(now)
     }

@@ -631,3 +631,56 @@ fn ct10_a_core_waiting_on_its_pipeline_is_running_and_never_quiescent() {
     assert_eq!(t.read_l1_u32(0x2000).ok(), Some(1002));
     assert!(waited >= 5, "the store waited {waited} cycles at its pc");
 }
+
+/// docs/execution-model.md EM-31: a coprocessor in a quiet stretch (an instruction counting
+/// down to its retirement, nothing else to do) is counted, not computed, on the fast schedule;
+/// it stays busy for exactly the cycles it does when every cycle is computed (idleness depends
+/// on the cycle: an instruction whose retirement changes nothing is done at its `done_at`), and
+/// shows the same units occupied and the same STALLWAIT conditions after every cycle.
+#[test]
+fn em31_a_quiet_stretch_keeps_the_coprocessor_busy_exactly_as_long_as_every_cycle_would() {
+    use bhemu_isa::tensix::{assemble, Arch};
+    use bhemu_tensix::PushSource;
+    let mut longest = 0;
+    for line in [
+        "ttzeroacc 0, 0, 0, 0, 0",
+        "ttloadind 0, 0, 0, 0, 0",
+        "ttwrcfg 4, 0, 124",
+        "ttsfpnop",
+    ] {
+        let word = assemble(Arch::Blackhole, line).expect("the test's line assembles");
+        let (mut fast, _) = tile();
+        let (mut every, _) = tile();
+        for t in [&mut fast, &mut every] {
+            assert!(t.p.cp.push(0, PushSource::Trisc, word).is_ok());
+            t.p.cp_active = true;
+        }
+        let mut busy = 0;
+        for c in 0..40 {
+            assert!(fast.step_coprocessor(c).is_ok());
+            assert!(every.step_coprocessor_every_cycle(c).is_ok());
+            assert_eq!(
+                fast.coprocessor_busy(),
+                every.coprocessor_busy(),
+                "{line}: busy after cycle {c}"
+            );
+            assert_eq!(
+                fast.p.cp.unit_occupancy(),
+                every.p.cp.unit_occupancy(),
+                "{line}: units after cycle {c}"
+            );
+            assert_eq!(
+                fast.p.cp.conditions(0),
+                every.p.cp.conditions(0),
+                "{line}: {c}"
+            );
+            busy += u32::from(fast.coprocessor_busy());
+        }
+        longest = longest.max(busy);
+    }
+    // LOADIND's load tail makes a stretch of several cycles (else the test proves nothing).
+    assert!(
+        longest >= 5,
+        "the longest busy stretch was {longest} cycles"
+    );
+}

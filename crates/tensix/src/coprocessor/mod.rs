@@ -587,7 +587,9 @@ impl Coprocessor {
     /// Whether the step of `cycle` would change nothing: the last step, at most `cycle - 1`,
     /// changed nothing but its units' countdowns (no instruction moved, dispatched, started or
     /// retired; no latch released; no semaphore write served; the Vector Unit at rest), no
-    /// input came since (every `&mut self` method but the steps clears the stretch), and
+    /// input came since (every method that changes what a step decides clears the stretch:
+    /// pushes, MopCfg, semaphores, `state_mut`, C10, soft reset, the mode; the dispatch log's
+    /// and hazard list's switches and takers change nothing a step decides), and
     /// `cycle` is before the first cycle at which time alone changes a decision
     /// ([`Coprocessor::next_timed_change`]). Every decision of a step is a function of the
     /// state and of the cycle only through those times, so the steps between are the same

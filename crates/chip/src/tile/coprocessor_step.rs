@@ -10,25 +10,15 @@ impl Tile {
     /// One cycle of the coprocessor, skipped while it has nothing to do; a cycle of a quiet
     /// stretch (docs/execution-model.md EM-31) is only counted.
     pub fn step_coprocessor(&mut self, now: u64) -> Result<(), ChipError> {
-        if !self.p.cp_active {
-            return Ok(());
-        }
-        if self.p.cp.quiet_at(now) {
-            // Nothing changes: no poller to wake, no warning, no C10 raised (a TRISC's write
-            // ends the stretch). Idleness is a function of the cycle too (an instruction
-            // whose retirement changes nothing is done at its `done_at`), so it is asked as
-            // after any step.
-            self.p.cp.step(now).map_err(|e| self.tensix_error(e))?;
-            if self.p.cp.all_idle() {
-                self.p.cp_active = false;
-            }
-            return Ok(());
-        }
-        self.step_coprocessor_every_cycle(now)
+        self.step_coprocessor_as(now, false)
     }
 
     /// One cycle of the coprocessor computed in full (the reference schedule, EM-2).
     pub fn step_coprocessor_every_cycle(&mut self, now: u64) -> Result<(), ChipError> {
+        self.step_coprocessor_as(now, true)
+    }
+
+    fn step_coprocessor_as(&mut self, now: u64, every_cycle: bool) -> Result<(), ChipError> {
         if !self.p.cp_active {
             return Ok(());
         }
@@ -38,7 +28,11 @@ impl Tile {
             overlay: &mut p.overlay,
             tdma: &mut p.tdma,
         };
-        let r = p.cp.step_every_cycle_with(now, &mut port);
+        let r = if every_cycle {
+            p.cp.step_every_cycle_with(now, &mut port)
+        } else {
+            p.cp.step_with(now, &mut port)
+        };
         // A `STOREREG` to the overlay wakes the cores polling it; they have run cycle `now`.
         p.wake_overlay_pollers();
         self.forward_coprocessor_warnings();

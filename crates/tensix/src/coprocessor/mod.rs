@@ -595,7 +595,7 @@ impl Coprocessor {
     /// state and of the cycle only through those times, so the steps between are the same
     /// step: docs/execution-model.md EM-31.
     pub fn quiet_at(&self, cycle: u64) -> bool {
-        cycle < self.quiet_until && !self.pushed
+        cycle < self.quiet_until
     }
 
     /// The first cycle after `cycle` at which the passing of time alone changes what a step

@@ -402,6 +402,74 @@ fn frontend_op_wormhole(insn: &isa::wormhole::Insn) -> Option<Op> {
     })
 }
 
+/// Words decoded before, by word: a frontend sees the same few dozen words over and over (a
+/// kernel's loop pushes the same instructions for every tile), and [`decode`] — the typed
+/// decode, the table's facts, the frontend's fields — cost ≈ 140 host instructions a push
+/// (callgrind, the add stream). [`decode`] depends on the architecture and the word alone, so
+/// a remembered result is the result.
+#[derive(Clone, Debug)]
+pub struct DecodeMemo {
+    arch: Arch,
+    slots: Vec<Option<Insn>>,
+    /// The generated typed decode of dispatched Blackhole words (the data path's visitor
+    /// takes it), ≈ 50 host instructions a dispatch when decoded anew.
+    typed: Vec<Option<(u32, isa::blackhole::Insn)>>,
+}
+
+impl DecodeMemo {
+    /// Slots, direct-mapped: a collision only decodes again.
+    const SLOTS: usize = 64;
+
+    pub fn new(arch: Arch) -> Self {
+        DecodeMemo {
+            arch,
+            slots: vec![None; Self::SLOTS],
+            typed: vec![None; Self::SLOTS],
+        }
+    }
+
+    /// The slot of `word`: Fibonacci hashing, the top 6 bits of the product mixing every bit.
+    #[inline(always)]
+    fn slot(word: u32) -> usize {
+        (word.wrapping_mul(0x9e37_79b1) >> 26) as usize
+    }
+
+    /// `isa::blackhole::Insn::decode(word)`, or `None` for another architecture's coprocessor.
+    #[inline]
+    pub fn blackhole(&mut self, word: u32) -> Option<isa::blackhole::Insn> {
+        if self.arch != Arch::Blackhole {
+            return None;
+        }
+        let i = Self::slot(word);
+        Some(match self.typed.get(i) {
+            Some(Some((w, insn))) if *w == word => *insn,
+            _ => {
+                let insn = isa::blackhole::Insn::decode(word);
+                if let Some(slot) = self.typed.get_mut(i) {
+                    *slot = Some((word, insn));
+                }
+                insn
+            }
+        })
+    }
+
+    /// [`decode`] of `word` for this memo's architecture.
+    #[inline]
+    pub fn decode(&mut self, word: u32) -> Insn {
+        let i = Self::slot(word);
+        match self.slots.get(i) {
+            Some(Some(insn)) if insn.word == word => *insn,
+            _ => {
+                let insn = decode(self.arch, word);
+                if let Some(slot) = self.slots.get_mut(i) {
+                    *slot = Some(insn);
+                }
+                insn
+            }
+        }
+    }
+}
+
 /// Decode one word for this frontend: the generated table gives the unit, block category,
 /// latency, interval, load tail and bank facts; the generated typed decode gives the fields
 /// the frontend reads. Never fails: unknown opcodes become `Op::Unknown`, which the Wait Gate
@@ -489,4 +557,38 @@ pub fn decode(arch: Arch, word: u32) -> Insn {
 /// The instruction as the compiler spells it, for logs and reports.
 pub fn disasm(arch: Arch, word: u32) -> String {
     isa::disassemble(arch, word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memo gives what decoding the word gives, for both architectures, on a stream of
+    /// words that repeat (hits), share a slot (collisions) and cover every opcode.
+    #[test]
+    fn a_remembered_decode_is_the_decode() {
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
+        for arch in [Arch::Blackhole, Arch::WormholeB0] {
+            let mut memo = DecodeMemo::new(arch);
+            let pool: Vec<u32> = (0..400).map(|_| next()).collect();
+            let mut hits = 0;
+            for k in 0..20_000 {
+                let word = if k % 3 == 0 {
+                    next()
+                } else {
+                    pool[(next() as usize) % pool.len()]
+                };
+                let before = memo.slots.iter().flatten().any(|i| i.word == word);
+                assert_eq!(
+                    memo.decode(word),
+                    decode(arch, word),
+                    "{arch:?} {word:#010x}"
+                );
+                let typed = (arch == Arch::Blackhole).then(|| isa::blackhole::Insn::decode(word));
+                assert_eq!(memo.blackhole(word), typed, "{arch:?} {word:#010x}");
+                hits += usize::from(before);
+            }
+            assert!(hits > 1000, "{arch:?}: {hits} hits");
+        }
+    }
 }

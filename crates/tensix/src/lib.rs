@@ -53,6 +53,9 @@ pub mod trace;
 pub mod units;
 pub mod wait_gate;
 
+#[cfg(test)]
+mod testing;
+
 pub use bhemu_isa::tensix::Arch;
 pub use coprocessor::{Coprocessor, Dispatch, Mode, PushSource, THREADS};
 pub use error::{ErrorKind, TensixError, ThreadWait};

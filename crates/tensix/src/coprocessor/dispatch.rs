@@ -242,14 +242,14 @@ impl Coprocessor {
             data.mark_unwritten();
             before
         });
+        let typed = self.decoded.blackhole(insn.word);
         let ctx = DataCtx {
-            arch: self.arch,
             mode: self.mode,
             state: &mut self.state,
             banks: &self.banks,
             warnings: &mut self.warnings,
         };
-        execute_data(ctx, t, insn.word, cycle, mem)?;
+        execute_data(ctx, t, typed.as_ref(), insn.word, cycle, mem)?;
         if let (Some(src), Some(before)) = (held_back, before) {
             let live = src_data(&mut self.state, src);
             let cells = live.written_cells();

@@ -21,7 +21,7 @@ use bhemu_isa::tensix::Arch;
 use crate::backend::{unit_name, Backend};
 use crate::error::{ErrorKind, TensixError, ThreadWait};
 use crate::fifo::{Fifo, Pushed, FIFO_SLOTS};
-use crate::insn::{cond, decode, disasm, Insn, NopWait, Op, Unit};
+use crate::insn::{cond, disasm, DecodeMemo, Insn, NopWait, Op, Unit};
 use crate::mop_expander::MopExpander;
 use crate::qstatus;
 use crate::replay_expander::ReplayExpander;
@@ -123,6 +123,8 @@ pub struct Coprocessor {
     sfpu_issued_at: Option<u64>,
     /// The next cycle `step` expects (for idle checks between steps).
     now: u64,
+    /// Pushed words decoded before.
+    decoded: DecodeMemo,
 }
 
 impl Coprocessor {
@@ -155,6 +157,7 @@ impl Coprocessor {
             quiet_until: 0,
             sfpu_issued_at: None,
             now: 0,
+            decoded: DecodeMemo::new(arch),
         }
     }
 
@@ -264,7 +267,7 @@ impl Coprocessor {
         pc: Option<u32>,
     ) -> Result<Pushed, TensixError> {
         self.check_thread(thread)?;
-        let mut insn = decode(self.arch, word);
+        let mut insn = self.decoded.decode(word);
         insn.from_brisc = source == PushSource::Brisc;
         insn.pc = pc;
         self.disturb();

@@ -294,7 +294,6 @@ impl Coprocessor {
 /// The pieces of the coprocessor a data effect touches (borrowed field by field, so the
 /// backend loop can call it while it holds its pipes).
 pub(super) struct DataCtx<'a> {
-    pub(super) arch: Arch,
     pub(super) mode: Mode,
     pub(super) state: &'a mut TensixState,
     pub(super) banks: &'a SrcBanks,
@@ -329,25 +328,25 @@ pub(super) fn unpacker_waits(banks: &SrcBanks, op: &Op, src: Src) -> bool {
     }
 }
 
-/// Applies one instruction's data effects through the generated visitor (Blackhole only;
-/// Wormhole B0 stays frontend-only).
+/// Applies one instruction's data effects through the generated visitor: `insn` is `word`'s
+/// typed Blackhole decode, `None` on Wormhole B0, which stays frontend-only.
 pub(super) fn execute_data(
     d: DataCtx,
     thread: usize,
+    insn: Option<&bhemu_isa::tensix::blackhole::Insn>,
     word: u32,
     cycle: u64,
     mem: &mut dyn TensixMemory,
 ) -> Result<(), TensixError> {
-    if d.arch != Arch::Blackhole {
+    let Some(insn) = insn else {
         return Ok(());
-    }
+    };
     if trace_enabled() {
         eprintln!(
             "tensix t{thread} @{cycle}: {word:#010x} {}",
             bhemu_isa::tensix::disassemble(bhemu_isa::tensix::Arch::Blackhole, word)
         );
     }
-    let insn = bhemu_isa::tensix::blackhole::Insn::decode(word);
     let mut ctx = Ctx {
         state: d.state,
         banks: d.banks,
@@ -359,7 +358,7 @@ pub(super) fn execute_data(
         warnings: d.warnings,
     };
     let mut ex = Exec { ctx: &mut ctx };
-    bhemu_isa::tensix::blackhole::visit(&insn, &mut ex)
+    bhemu_isa::tensix::blackhole::visit(insn, &mut ex)
 }
 
 /// `BHEMU_TENSIX_TRACE=1`: every instruction whose data effect is applied is printed to stderr

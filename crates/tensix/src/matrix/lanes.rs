@@ -229,16 +229,7 @@ pub fn in_lanes<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A xorshift generator of 32-bit values from `seed`.
-    fn xorshift(mut s: u64) -> impl FnMut() -> u32 {
-        move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 16) as u32
-        }
-    }
+    use crate::testing::xorshift;
 
     /// Round `round` of a sweep of the operand precisions, accumulator modes, fidelity phases
     /// and SrcB zero rules: `(pa, pb, mode, phase, flush_b)`.

@@ -30,14 +30,14 @@ pub fn unpacr(ctx: &mut Ctx, insn: Unpacr) -> UnitResult {
     let Some((ctxn, which_adc)) = context(ctx, u, &insn)? else {
         return Ok(());
     };
-    let Some(input) = Input::new(ctx, u, &fl, &insn, ctxn, which_adc)? else {
+    let Some(input) = Input::new(ctx, u, fl, &insn, ctxn, which_adc)? else {
         return Ok(());
     };
-    let out = Output::new(ctx, u, &fl, &insn, ctxn, &input)?;
+    let out = Output::new(ctx, u, fl, &insn, ctxn, &input)?;
     if unpack_datums(ctx, u, &input, &out, insn.zero_write2 != 0)?.is_none() {
         return Ok(());
     }
-    advance_counters(ctx, u, &fl, &insn, ctxn, which_adc, &input, &out);
+    advance_counters(ctx, u, fl, &insn, ctxn, which_adc, &input, &out);
     Ok(())
 }
 
@@ -473,20 +473,28 @@ impl Src16 {
         }
     }
 
-    /// Each little-endian 16-bit datum of `bytes` converted into `out`, one loop per format
-    /// (chosen once, not per datum: the loop then compiles to straight vector code; a
-    /// per-datum choice cost the add stream's unpacks ≈ 7.5 host instructions a datum).
+    /// The sixteen little-endian 16-bit datums of `bytes` converted, one loop per format
+    /// (chosen once, not per datum) over a fixed sixteen lanes: it compiles to straight vector
+    /// code. Over a slice of the run's length, zipped with byte pairs, it did not, and cost
+    /// the add stream's unpacks ≈ 10 host instructions a datum (callgrind).
     #[inline(always)]
-    fn datums(self, bytes: &[u8], out: &mut [u32]) {
-        fn each(bytes: &[u8], out: &mut [u32], f: impl Fn(u16) -> u32) {
-            for (v, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-                *v = f(u16::from_le_bytes([b[0], b[1]]));
+    fn row(self, bytes: &[u8; 32]) -> [u32; 16] {
+        #[inline(always)]
+        fn each(bytes: &[u8; 32], f: impl Fn(u16) -> u32) -> [u32; 16] {
+            let mut raw = [0u16; 16];
+            for (r, b) in raw.iter_mut().zip(bytes.chunks_exact(2)) {
+                *r = u16::from_le_bytes([b[0], b[1]]);
             }
+            let mut out = [0u32; 16];
+            for (o, &r) in out.iter_mut().zip(&raw) {
+                *o = f(r);
+            }
+            out
         }
         match self {
-            Src16::Bf16 => each(bytes, out, write_src_bf16),
-            Src16::Fp16 => each(bytes, out, write_src_fp16),
-            Src16::Int16 => each(bytes, out, write_src_int16),
+            Src16::Bf16 => each(bytes, write_src_bf16),
+            Src16::Fp16 => each(bytes, write_src_fp16),
+            Src16::Int16 => each(bytes, write_src_int16),
         }
     }
 }
@@ -504,9 +512,10 @@ fn src16_row(
 ) -> bool {
     let len = n as usize * 2;
     let addr = (bit / 8) as u32;
-    let mut buf = [0u8; 64];
-    if len > buf.len() || !ctx.mem.holds(addr, len) || ctx.mem.read(addr, &mut buf[..len]).is_err()
-    {
+    // 32 datums at most, and room for a whole Src row of 16 from any of them: each run is
+    // converted sixteen at a time ([`Src16::row`]), only its own written.
+    let mut buf = [0u8; 96];
+    if len > 64 || !ctx.mem.holds(addr, len) || ctx.mem.read(addr, &mut buf[..len]).is_err() {
         return false;
     }
     let (first, last) = (out_addr / 16, (out_addr + n - 1) / 16);
@@ -522,8 +531,17 @@ fn src16_row(
     while a < end {
         let (row, col) = (a / 16, (a & 15) as usize);
         let m = (16 - col).min((end - a) as usize);
-        let mut vals = [0u32; 16];
-        conv.datums(buf.get(2 * k..2 * (k + m)).unwrap_or(&[]), &mut vals[..m]);
+        // Always there: k < n <= 32, so 2k + 32 <= 94.
+        let Some(bytes) = buf
+            .get(2 * k..2 * k + 32)
+            .and_then(|b| <&[u8; 32]>::try_from(b).ok())
+        else {
+            break;
+        };
+        let vals = crate::matrix::lanes::in_lanes(
+            #[inline(always)]
+            || conv.row(bytes),
+        );
         if u == 1 {
             let r = SrcData::row_index(row + out.src_row_base);
             ctx.state.src_b.write_row(out.bank, r, col, &vals[..m]);

@@ -410,10 +410,15 @@ fn frontend_op_wormhole(insn: &isa::wormhole::Insn) -> Option<Op> {
 #[derive(Clone, Debug)]
 pub struct DecodeMemo {
     arch: Arch,
-    slots: Vec<Option<Insn>>,
-    /// The generated typed decode of dispatched Blackhole words (the data path's visitor
-    /// takes it), ≈ 50 host instructions a dispatch when decoded anew.
-    typed: Vec<Option<(u32, isa::blackhole::Insn)>>,
+    slots: Vec<Option<Decoded>>,
+}
+
+/// One remembered word: the frontend's decode, and for a Blackhole word the generated typed
+/// decode the data path's visitor takes at dispatch (≈ 50 host instructions when decoded anew).
+#[derive(Clone, Copy, Debug)]
+struct Decoded {
+    insn: Insn,
+    typed: Option<isa::blackhole::Insn>,
 }
 
 impl DecodeMemo {
@@ -424,14 +429,25 @@ impl DecodeMemo {
         DecodeMemo {
             arch,
             slots: vec![None; Self::SLOTS],
-            typed: vec![None; Self::SLOTS],
         }
     }
 
-    /// The slot of `word`: Fibonacci hashing, the top 6 bits of the product mixing every bit.
+    /// The remembered decodes of `word`, decoded (once, both ways) and remembered on a miss.
+    /// Fibonacci hashing picks the slot: the top 6 bits of the product mix every bit.
     #[inline(always)]
-    fn slot(word: u32) -> usize {
-        (word.wrapping_mul(0x9e37_79b1) >> 26) as usize
+    fn entry(&mut self, word: u32) -> Decoded {
+        let i = (word.wrapping_mul(0x9e37_79b1) >> 26) as usize;
+        match self.slots.get(i) {
+            Some(Some(d)) if d.insn.word == word => *d,
+            _ => {
+                let (insn, typed) = decode_both(self.arch, word);
+                let d = Decoded { insn, typed };
+                if let Some(slot) = self.slots.get_mut(i) {
+                    *slot = Some(d);
+                }
+                d
+            }
+        }
     }
 
     /// `isa::blackhole::Insn::decode(word)`, or `None` for another architecture's coprocessor.
@@ -440,33 +456,13 @@ impl DecodeMemo {
         if self.arch != Arch::Blackhole {
             return None;
         }
-        let i = Self::slot(word);
-        Some(match self.typed.get(i) {
-            Some(Some((w, insn))) if *w == word => *insn,
-            _ => {
-                let insn = isa::blackhole::Insn::decode(word);
-                if let Some(slot) = self.typed.get_mut(i) {
-                    *slot = Some((word, insn));
-                }
-                insn
-            }
-        })
+        self.entry(word).typed
     }
 
     /// [`decode`] of `word` for this memo's architecture.
     #[inline]
     pub fn decode(&mut self, word: u32) -> Insn {
-        let i = Self::slot(word);
-        match self.slots.get(i) {
-            Some(Some(insn)) if insn.word == word => *insn,
-            _ => {
-                let insn = decode(self.arch, word);
-                if let Some(slot) = self.slots.get_mut(i) {
-                    *slot = Some(insn);
-                }
-                insn
-            }
-        }
+        self.entry(word).insn
     }
 }
 
@@ -475,29 +471,37 @@ impl DecodeMemo {
 /// the frontend reads. Never fails: unknown opcodes become `Op::Unknown`, which the Wait Gate
 /// reports if one ever tries to pass.
 pub fn decode(arch: Arch, word: u32) -> Insn {
+    decode_both(arch, word).0
+}
+
+/// [`decode`], and for a Blackhole word the typed decode it was computed from.
+fn decode_both(arch: Arch, word: u32) -> (Insn, Option<isa::blackhole::Insn>) {
     let opcode = (word >> 24) as u8;
-    let (def, front) = match arch {
+    let (def, front, typed) = match arch {
         Arch::Blackhole => {
             let i = isa::blackhole::Insn::decode(word);
-            (i.def(), frontend_op_blackhole(&i))
+            (i.def(), frontend_op_blackhole(&i), Some(i))
         }
         Arch::WormholeB0 => {
             let i = isa::wormhole::Insn::decode(word);
-            (i.def(), frontend_op_wormhole(&i))
+            (i.def(), frontend_op_wormhole(&i), None)
         }
     };
     let Some(def) = def else {
-        return Insn {
-            word,
-            opcode,
-            unit: Unit::None,
-            block_bits: block::ALL,
-            op: Op::Unknown,
-            latency: 1,
-            interval: 1,
-            from_brisc: false,
-            pc: None,
-        };
+        return (
+            Insn {
+                word,
+                opcode,
+                unit: Unit::None,
+                block_bits: block::ALL,
+                op: Op::Unknown,
+                latency: 1,
+                interval: 1,
+                from_brisc: false,
+                pc: None,
+            },
+            typed,
+        );
     };
     let unit = match def.unit {
         ExUnit::Cfg => Unit::Config,
@@ -541,7 +545,7 @@ pub fn decode(arch: Arch, word: u32) -> Insn {
         }
         _ => unit,
     };
-    Insn {
+    let insn = Insn {
         word,
         opcode,
         unit,
@@ -551,7 +555,8 @@ pub fn decode(arch: Arch, word: u32) -> Insn {
         interval: def.interval,
         from_brisc: false,
         pc: None,
-    }
+    };
+    (insn, typed)
 }
 
 /// The instruction as the compiler spells it, for logs and reports.
@@ -578,7 +583,7 @@ mod tests {
                 } else {
                     pool[(next() as usize) % pool.len()]
                 };
-                let before = memo.slots.iter().flatten().any(|i| i.word == word);
+                let before = memo.slots.iter().flatten().any(|d| d.insn.word == word);
                 assert_eq!(
                     memo.decode(word),
                     decode(arch, word),

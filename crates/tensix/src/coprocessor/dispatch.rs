@@ -236,12 +236,11 @@ impl Coprocessor {
         // matmul unpack issues right behind it, must not affect it); the Src datums it produces
         // are held back and written when it starts.
         let held_back = waits.then_some(unpacker_src(insn.unit));
-        let before = held_back.map(|src| {
-            let data = src_data(&mut self.state, src);
-            let before = data.clone();
-            data.mark_unwritten();
-            before
-        });
+        // Its writes go to the unwritten canvas in place of the live Src (swapped, not
+        // copied: an UNPACR writes Src and never reads it), and from there to the queue.
+        if let Some(src) = held_back {
+            std::mem::swap(src_data(&mut self.state, src), &mut self.held_src);
+        }
         let typed = self.decoded.blackhole(insn.word);
         let ctx = DataCtx {
             mode: self.mode,
@@ -249,15 +248,18 @@ impl Coprocessor {
             banks: &self.banks,
             warnings: &mut self.warnings,
         };
-        execute_data(ctx, t, typed.as_ref(), insn.word, cycle, mem)?;
-        if let (Some(src), Some(before)) = (held_back, before) {
-            let live = src_data(&mut self.state, src);
-            let cells = live.written_cells();
-            let format = live.format(0).or(live.format(1));
-            *live = before;
-            self.deferred_src[usize::from(src == Src::B)].push_back(DeferredSrc { cells, format });
+        let r = execute_data(ctx, t, typed.as_ref(), insn.word, cycle, mem);
+        if let Some(src) = held_back {
+            std::mem::swap(src_data(&mut self.state, src), &mut self.held_src);
+            let canvas = &mut self.held_src;
+            let format = canvas.format(0).or(canvas.format(1));
+            let cells = canvas.take_written();
+            if r.is_ok() {
+                let queue = &mut self.deferred_src[usize::from(src == Src::B)];
+                queue.push_back(DeferredSrc { cells, format });
+            }
         }
-        Ok(())
+        r
     }
 }
 

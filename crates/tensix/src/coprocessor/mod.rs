@@ -111,6 +111,9 @@ pub struct Coprocessor {
     /// read L1 at dispatch but wait inside the unpacker for their bank, oldest first
     /// (`phases.rs`, `docs/tensix-datapath.md`).
     deferred_src: [std::collections::VecDeque<DeferredSrc>; 2],
+    /// Where a waiting UNPACR's Src writes land at dispatch, in place of the live `SrcA` or
+    /// `SrcB`: unwritten between instructions (`SrcData::take_written`).
+    held_src: crate::state::SrcData,
     progressed: bool,
     pushed: bool,
     /// The last step's only changes were units counting down (`backend_phase`).
@@ -151,6 +154,7 @@ impl Coprocessor {
             warnings: Vec::new(),
             effects: Vec::with_capacity(8),
             deferred_src: Default::default(),
+            held_src: crate::state::SrcData::unwritten(),
             progressed: false,
             pushed: false,
             ticking: false,

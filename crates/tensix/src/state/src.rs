@@ -114,26 +114,25 @@ impl SrcData {
         &mut self.rows[bank][row]
     }
 
-    /// Marks every datum as not written (a value no 19-bit write produces), so that
-    /// [`SrcData::written_cells`] can list what one instruction wrote.
-    pub(crate) fn mark_unwritten(&mut self) {
-        self.formats = [None; SRC_BANKS];
-        for bank in self.rows.iter_mut() {
-            for r in bank.iter_mut() {
-                *r = [u32::MAX; SRC_COLS];
-            }
+    /// Every datum not written (a value no 19-bit write produces) and no format: a canvas on
+    /// which [`SrcData::take_written`] can tell what one instruction wrote.
+    pub(crate) fn unwritten() -> Self {
+        SrcData {
+            rows: Box::new([[[u32::MAX; SRC_COLS]; SRC_ROWS]; SRC_BANKS]),
+            formats: [None; SRC_BANKS],
         }
     }
 
-    /// The datums written since [`SrcData::mark_unwritten`], as (row, column, value), whatever
-    /// their bank.
-    pub(crate) fn written_cells(&self) -> Vec<(usize, usize, u32)> {
-        // An unpack writes a few of the 128 rows: whole unwritten rows are passed over with one
-        // comparison.
+    /// The datums written since this was [`SrcData::unwritten`], as (row, column, value)
+    /// whatever their bank, in bank, row, column order; leaves it unwritten again, so that one
+    /// canvas serves every instruction without a fill of its own. An unpack writes a few of
+    /// the 128 rows: whole unwritten rows are passed over with one comparison.
+    pub(crate) fn take_written(&mut self) -> Vec<(usize, usize, u32)> {
         const UNWRITTEN: [u32; SRC_COLS] = [u32::MAX; SRC_COLS];
+        self.formats = [None; SRC_BANKS];
         let mut out = Vec::new();
-        for bank in self.rows.iter() {
-            for (row, r) in bank.iter().enumerate() {
+        for bank in self.rows.iter_mut() {
+            for (row, r) in bank.iter_mut().enumerate() {
                 if *r == UNWRITTEN {
                     continue;
                 }
@@ -142,6 +141,7 @@ impl SrcData {
                         out.push((row, col, v));
                     }
                 }
+                *r = UNWRITTEN;
             }
         }
         out
@@ -183,16 +183,15 @@ mod tests {
     }
 
     #[test]
-    fn written_cells_lists_exactly_the_datums_written_since_the_mark_in_bank_row_column_order() {
-        let mut s = SrcData::default();
-        s.write(0, 3, 3, 0x55);
-        s.mark_unwritten();
+    fn take_written_lists_exactly_the_datums_written_since_unwritten_in_bank_row_column_order() {
+        let mut s = SrcData::unwritten();
         s.write(1, 2, 15, 0x1);
         s.write(0, 63, 0, 0x2);
         s.write(0, 7, 4, 0); // a zero written is a datum written
         s.write_row(1, 40, 14, &[0x3, 0x4]);
+        s.set_format(1, 5);
         assert_eq!(
-            s.written_cells(),
+            s.take_written(),
             vec![
                 (7, 4, 0),
                 (63, 0, 0x2),
@@ -201,6 +200,10 @@ mod tests {
                 (40, 15, 0x4)
             ]
         );
+        // Taken, the canvas is unwritten again: the next instruction's writes alone show.
+        assert!(s == SrcData::unwritten(), "the canvas is unwritten again");
+        s.write(0, 1, 1, 0x9);
+        assert_eq!(s.take_written(), vec![(1, 1, 0x9)]);
     }
 
     #[test]

@@ -410,7 +410,7 @@ fn frontend_op_wormhole(insn: &isa::wormhole::Insn) -> Option<Op> {
 #[derive(Clone, Debug)]
 pub struct DecodeMemo {
     arch: Arch,
-    slots: Vec<Option<Decoded>>,
+    slots: Box<[Option<Decoded>; DecodeMemo::SLOTS]>,
 }
 
 /// One remembered word: the frontend's decode, and for a Blackhole word the generated typed
@@ -428,26 +428,25 @@ impl DecodeMemo {
     pub fn new(arch: Arch) -> Self {
         DecodeMemo {
             arch,
-            slots: vec![None; Self::SLOTS],
+            slots: Box::new([None; Self::SLOTS]),
         }
     }
 
     /// The remembered decodes of `word`, decoded (once, both ways) and remembered on a miss.
     /// Fibonacci hashing picks the slot: the top 6 bits of the product mix every bit.
     #[inline(always)]
-    fn entry(&mut self, word: u32) -> Decoded {
-        let i = (word.wrapping_mul(0x9e37_79b1) >> 26) as usize;
-        match self.slots.get(i) {
-            Some(Some(d)) if d.insn.word == word => *d,
-            _ => {
-                let (insn, typed) = decode_both(self.arch, word);
-                let d = Decoded { insn, typed };
-                if let Some(slot) = self.slots.get_mut(i) {
-                    *slot = Some(d);
-                }
-                d
-            }
+    fn entry(&mut self, word: u32) -> &Decoded {
+        let i = (word.wrapping_mul(0x9e37_79b1) >> 26) as usize & (Self::SLOTS - 1);
+        let arch = self.arch;
+        let slot = &mut self.slots[i];
+        // A slot holding another word is given up, then filled.
+        if slot.is_some_and(|d| d.insn.word != word) {
+            *slot = None;
         }
+        slot.get_or_insert_with(|| {
+            let (insn, typed) = decode_both(arch, word);
+            Decoded { insn, typed }
+        })
     }
 
     /// `isa::blackhole::Insn::decode(word)`, or `None` for another architecture's coprocessor.

@@ -12,12 +12,14 @@ use bhemu_isa::riscv::{encode, AmoOp, CsrOp, Insn};
 /// The architectural state instructions read and write, apart from the pc (which each op
 /// receives and returns) and the decode cache (passed alongside: a separate struct lets
 /// `Hart::step` lend both at once without moving either, which halves the cost of a step).
+/// `repr(C)`: the counters first, then the registers, laid out as [`crate::Hart`] documents.
+#[repr(C)]
 pub(crate) struct Core {
+    pub cycles: u64,
+    pub instret: u64,
     /// x0..x31, then the sink slot for writes to x0 (see `op::X0_SINK`), then padding so
     /// that a 6-bit index needs no bounds check.
     pub x: [u32; 64],
-    pub cycles: u64,
-    pub instret: u64,
     pub csr: Csrs,
     pub cfg: HartConfig,
     /// The bus's sentence for the latest access fault, for the error message.

@@ -175,18 +175,22 @@ impl Tile {
                 continue;
             }
             // A core asleep on a stall retries only once the retry could succeed (see `stall`).
-            if let Some(s) = &self.cores[i].sleep {
-                if s.code_writes == self.p.l1.code_writes() && s.wait.blocked(&self.p) {
-                    continue;
+            if self.sleepers & (1 << i) != 0 {
+                if let Some(s) = &self.cores[i].sleep {
+                    if s.code_writes == self.p.l1.code_writes() && s.wait.blocked(&self.p) {
+                        continue;
+                    }
+                    self.end_sleep(i, now);
                 }
-                self.end_sleep(i, now);
             }
             let core = Core::ALL[i];
-            if let Some(a) = &self.cores[i].ahead {
-                if a.until > now {
-                    continue;
+            if self.aheads & (1 << i) != 0 {
+                if let Some(a) = &self.cores[i].ahead {
+                    if a.until > now {
+                        continue;
+                    }
+                    self.end_ahead(i);
                 }
-                self.end_ahead(i);
             }
             // Another core ahead of the clock is brought to the cycle before this one could
             // look at it: its pc snapshot or its local RAM (EM-28).
@@ -234,6 +238,7 @@ impl Tile {
                     // Sleep unless the step made an MMIO access before the one that stalled.
                     if let Some((wait, at)) = self.p.stall_on[i].take() {
                         if at == now && self.p.mmio_done[i] != now + 1 && !slot.hart.is_traced() {
+                            self.sleepers |= 1 << i;
                             slot.sleep = Some(Sleep {
                                 wait,
                                 from: now + 1,

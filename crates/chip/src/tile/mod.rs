@@ -100,17 +100,13 @@ pub struct MmioAccess {
     pub stalled: bool,
 }
 
+/// The field order is the host memory layout (`repr(C)`): after the hart (which starts with
+/// its own hot line, see [`Hart`]) come what the fast schedule reads or writes after every
+/// step — the state, the run-ahead backoffs, the loop detector's `active` — in one cache line.
+#[repr(C)]
 pub(crate) struct CoreSlot {
     pub hart: Hart,
     pub state: CoreState,
-    /// How many times the core has left soft reset.
-    pub releases: u32,
-    /// Idle-loop detection (fast schedule).
-    det: park::Detector,
-    /// Set while the core has run ahead of the chip's clock (fast schedule).
-    ahead: Option<fast::Ahead>,
-    /// The logs of the core's last run ahead, emptied, for its next one to fill.
-    spare: fast::AheadLogs,
     /// Visits left before the core next tries to run ahead, after a run too short to pay.
     ahead_backoff: u32,
     /// The backoff the core's last run ahead earned if it was too short, else 0.
@@ -118,6 +114,14 @@ pub(crate) struct CoreSlot {
     /// The highest pc at which the short runs in a row started or stopped: a core that
     /// steps past it has left the code they failed in and tries again at once.
     short_limit: u32,
+    /// Idle-loop detection (fast schedule).
+    det: park::Detector,
+    /// How many times the core has left soft reset.
+    pub releases: u32,
+    /// Set while the core has run ahead of the chip's clock (fast schedule).
+    ahead: Option<fast::Ahead>,
+    /// The logs of the core's last run ahead, emptied, for its next one to fill.
+    spare: fast::AheadLogs,
     /// Set while the core sleeps on a stalled access (fast schedule, see `stall`).
     sleep: Option<stall::Sleep>,
 }
@@ -214,6 +218,11 @@ pub struct Tile {
     due: u64,
     /// The cores running ahead of the clock (a bit per core, `ahead` set).
     aheads: u8,
+    /// The cores asleep on a stalled access (a bit per core, `sleep` set). With `aheads`, a
+    /// visit asks these masks, in the tile's own first lines, before it touches a core's slot
+    /// (each core's state is several cache lines, out of the host's caches by the time a
+    /// chip of a hundred tiles comes back to it).
+    sleepers: u8,
     /// How the cores' instructions are timed (docs/core-timing.md); kept across soft resets.
     timing: CoreTiming,
     /// The decoded code the cores share with the chip's other cores (see
@@ -293,6 +302,7 @@ impl Tile {
             slept: 0,
             due: 0,
             aheads: 0,
+            sleepers: 0,
             timing: CoreTiming::default(),
             code: None,
         }

@@ -87,20 +87,15 @@ impl Probe {
     }
 }
 
-/// Loop detection state of one core.
+/// Loop detection state of one core. `repr(C)`, what a step looks at first: every step of a
+/// core reads `active`, in its slot's hot line (see `CoreSlot`), and every backward jump the
+/// backoff fields after it; the candidate pass's registers come last.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub(crate) struct Detector {
     pub active: bool,
     /// Loop head: pc, registers, counters at the start of the candidate pass.
     pub pc: u32,
-    pub regs: [u32; 32],
-    pub cycles: u64,
-    pub events: u64,
-    /// The tile's count of writes to code at the start of the pass: the pass proves the loop
-    /// only if it ran the code that is there now.
-    pub code_writes: u64,
-    /// pc after each step of the pass, starting with the head.
-    pub pcs: Vec<u32>,
     backoff: u32,
     skip: u32,
     /// The code range `[lo, hi]` of the candidate passes that failed since the backoff last
@@ -108,6 +103,14 @@ pub(crate) struct Detector {
     /// once (a poll after a counting loop parks without waiting out the counting loop's
     /// backoff).
     failed: Option<(u32, u32)>,
+    pub cycles: u64,
+    pub events: u64,
+    /// The tile's count of writes to code at the start of the pass: the pass proves the loop
+    /// only if it ran the code that is there now.
+    pub code_writes: u64,
+    /// pc after each step of the pass, starting with the head.
+    pub pcs: Vec<u32>,
+    pub regs: [u32; 32],
 }
 
 impl Detector {

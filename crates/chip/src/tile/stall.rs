@@ -145,6 +145,7 @@ impl Tile {
     /// Ends core `i`'s sleep, if it sleeps: accounts the cycles before `next` as stalled, as
     /// the reference schedule's retries would have. The core steps again at its next visit.
     pub(super) fn end_sleep(&mut self, i: usize, next: u64) {
+        self.sleepers &= !(1 << i);
         let Some(s) = self.cores[i].sleep.take() else {
             return;
         };

@@ -79,17 +79,22 @@ pub(crate) enum Flow {
     Miss,
 }
 
+/// The field order is the host memory layout (`repr(C)`, aligned to a cache line): a chip
+/// steps hundreds of harts a cycle, so each step finds its hart out of the host's caches, and
+/// what every step reads or writes (pc, the halt, trace and pipeline checks, the cycle and
+/// retire counts) shares one cache line, followed directly by the registers.
+#[repr(C, align(64))]
 pub struct Hart {
-    core: Core,
     pc: u32,
-    cache: DecodeCache,
     halted: Option<HaltReason>,
-    pending_error: Option<HartError>,
-    trace: Option<TraceHook>,
     /// Cycles that took the out-of-line path (CSR access, exception, pause, stall, stop).
     events: u64,
     /// The scoreboard of [`CoreTiming::Pipeline`]; `None` for one instruction per cycle.
     pipeline: Option<Box<Pipeline>>,
+    trace: Option<TraceHook>,
+    core: Core,
+    cache: DecodeCache,
+    pending_error: Option<HartError>,
 }
 
 /// What one [`Hart::step_fast`] did: one byte, where [`StepOutcome`] carries a whole error.

@@ -606,28 +606,10 @@ impl Coprocessor {
     }
 
     /// The first cycle after `cycle` at which the passing of time alone changes what a step
-    /// decides: an instruction's retirement (`done_at`), a ThCon load tail's end (C0), a
-    /// rate-limited unit accepting again (`next_accept_at`), the end of the cycle after a
-    /// MOVD2A in which only MOVD2A/MOVB2A may follow. `u64::MAX` when none is pending (a
-    /// coprocessor that waits for an input only).
+    /// decides: all such times are the units' ([`Backend::next_timed_change`]). `u64::MAX`
+    /// when none is pending (a coprocessor that waits for an input only).
     fn next_timed_change(&self, cycle: u64) -> u64 {
-        let after = |c: u64| if c > cycle { c } else { u64::MAX };
-        let mut first = u64::MAX;
-        for p in &self.backend.pipes {
-            for e in &p.entries {
-                if let Some(d) = e.done_at {
-                    first = first.min(after(d));
-                }
-            }
-            first = first.min(after(p.next_accept_at));
-            if let Some(m) = p.movd2a_at {
-                first = first.min(after(m.saturating_add(2)));
-            }
-        }
-        for &u in &self.backend.thcon_mem_until {
-            first = first.min(after(u));
-        }
-        first
+        self.backend.next_timed_change(cycle)
     }
 
     /// An input arrived: the next step is computed.

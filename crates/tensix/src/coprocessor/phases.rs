@@ -9,15 +9,16 @@ impl Coprocessor {
         let banks = &mut self.banks;
         let mut progressed = false;
         let mut ticking = false;
-        for (ui, pipe) in self.backend.pipes.iter_mut().enumerate() {
-            if pipe.entries.is_empty() {
+        for ui in crate::backend::bits(self.backend.occupied_mask()) {
+            let (Some(&unit), Some(entries)) =
+                (crate::backend::UNITS.get(ui), self.backend.entries_mut(ui))
+            else {
                 continue;
-            }
-            let unit = crate::backend::UNITS[ui];
+            };
             // UNPACR waits inside its unpacker until its bank belongs to the Unpackers
             // (UNPACR_Regular.md: `while (SrcA[Bank].AllowedClient != Unpackers) wait;`).
             // In-order: only the oldest waiting entry may start.
-            if let Some(e) = pipe.entries.iter_mut().find(|e| e.done_at.is_none()) {
+            if let Some(e) = entries.iter_mut().find(|e| e.done_at.is_none()) {
                 let src = unpacker_src(unit);
                 if !unpacker_waits(banks, &e.insn.op, src) {
                     e.done_at = Some(cycle + e.insn.latency.max(1) as u64);
@@ -41,11 +42,10 @@ impl Coprocessor {
                 }
             }
             let mut i = 0;
-            while i < pipe.entries.len() {
-                let e = pipe.entries[i];
+            while let Some(e) = self.backend.entry(ui, i) {
                 match e.done_at {
                     Some(d) if d <= cycle => {
-                        pipe.entries.remove(i);
+                        self.backend.retire(ui, i);
                         progressed = true;
 
                         match e.insn.op {

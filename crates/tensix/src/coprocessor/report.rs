@@ -39,7 +39,7 @@ impl Coprocessor {
             }
             if let Some(e) = self
                 .backend
-                .pipes
+                .pipes()
                 .iter()
                 .flat_map(|p| p.entries.iter())
                 .find(|e| e.thread == tt && e.done_at.is_none())
@@ -85,7 +85,7 @@ impl Coprocessor {
     /// dispatch cycle) — the occupancy a trace draws per unit.
     pub fn unit_occupancy(&self) -> Vec<(usize, &'static str, u8, u32, u64)> {
         let mut v = Vec::new();
-        for (u, p) in self.backend.pipes.iter().enumerate() {
+        for (u, p) in self.backend.pipes().iter().enumerate() {
             for e in &p.entries {
                 v.push((
                     u,

@@ -20,6 +20,6 @@ pub use error::{HaltReason, HartError, HartErrorKind, RunExit, StepOutcome};
 pub use flat_ram::FlatRam;
 pub use hart::{
     Checkpoint, ClockRead, CycleClock, Hart, HartConfig, MisalignedAccess, PrivateRam, Shared,
-    Step, TraceHook, TraceRecord,
+    Step, TraceHook, TraceRecord, UndoLog,
 };
 pub use timing::{CoreTiming, MemRegion};

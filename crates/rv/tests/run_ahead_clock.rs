@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use bhemu_rv::{
     Access, Bus, ClockRead, CodeLibrary, CycleClock, FlatRam, Hart, HartConfig, PrivateRam, Shared,
-    Step, Width,
+    Step, UndoLog, Width,
 };
 
 const CODE: u32 = 0x1000;
@@ -130,7 +130,7 @@ fn run_ahead_against_steps(
     step(a, abus);
     step(b, bbus);
     let mut local = vec![0u8; 64];
-    let mut undo = Vec::new();
+    let mut undo = UndoLog::default();
     let mut reads: Vec<ClockRead> = Vec::new();
     let mut ram = PrivateRam {
         base: 0xFFB0_0000,

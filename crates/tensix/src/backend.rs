@@ -95,8 +95,8 @@ pub struct Backend {
     pipes: [Pipe; 10],
     /// Bit `i` set: `pipes[i]` holds an entry. The per-cycle scans (retirements, idle checks,
     /// the next timed change) visit only these: a chip steps a hundred coprocessors a cycle,
-    /// so each one's pipes are out of the host's cache, and every `Pipe` is a cache line of
-    /// its own while one or two units are in use at a time.
+    /// so each one's pipes are out of the host's cache, and every `Pipe` is a cache line's
+    /// worth of bytes while one or two units are in use at a time.
     occupied: u16,
     /// At least every pipeline's `next_accept_at` and `movd2a_at + 2` (the times
     /// [`Backend::next_timed_change`] looks at besides retirements): while it is not after a

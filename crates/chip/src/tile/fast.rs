@@ -8,7 +8,7 @@
 //! a tile is due), EM-12 to EM-14 (parking and waking), EM-16 (stall sleep), EM-17 and EM-28
 //! to EM-30 (running ahead), EM-19 (bringing cores to the cycle for observers).
 use bhemu_noc::{Noc, TileNoc};
-use bhemu_rv::{Checkpoint, ClockRead, CycleClock, PrivateRam, Shared, Step};
+use bhemu_rv::{Checkpoint, ClockRead, CycleClock, PrivateRam, Shared, Step, UndoLog};
 
 use super::debug_regs::WALL_CLOCK_L;
 use super::l1::L1;
@@ -38,15 +38,16 @@ pub(super) struct Ahead {
 /// 12,000 times, and growing three new lists each time cost it ≈ 5 % of its host time.
 #[derive(Default)]
 pub(super) struct AheadLogs {
-    undo: Vec<(u32, u32, u8)>,
+    undo: UndoLog,
     loads: Vec<(u32, u32, u8)>,
     clock: Vec<ClockRead>,
 }
 
 impl AheadLogs {
-    /// `logs` emptied, to be the core's spare. Their capacity stays within the bounds the
-    /// hart puts on one run's logs (4,096 entries each), so keeping them costs a core at most
-    /// ≈ 200 KiB, and only a core that once ran that far.
+    /// `logs` emptied, to be the core's spare. The undo log holds at most one record per
+    /// 64-byte line of the core's local RAM (≈ 8.5 KiB for 8 KiB); the loads at most 4,096
+    /// entries (48 KiB), a bound the hart puts on one run; the clock reads one per cycle the
+    /// run lasts, which only a run that polled the clock that long needs.
     fn recycle(mut logs: AheadLogs) -> AheadLogs {
         logs.undo.clear();
         logs.loads.clear();

@@ -16,7 +16,10 @@ use crate::timing::{CoreTiming, Pipeline};
 mod pipelined;
 mod run_ahead;
 mod traced;
-pub use run_ahead::{Checkpoint, ClockRead, CycleClock, PrivateRam, Shared, MAX_SHARED_LOADS};
+mod undo_log;
+pub use run_ahead::{
+    Checkpoint, ClockRead, CycleClock, PrivateRam, Shared, UndoLog, MAX_SHARED_LOADS,
+};
 pub use traced::{TraceHook, TraceRecord};
 
 /// What the hart does with a misaligned load or store.

@@ -8,15 +8,18 @@ use super::{Flow, Hart};
 use crate::bus::{Access, Bus, Width};
 use crate::op::Kind;
 
+pub use super::undo_log::UndoLog;
+
 /// A hart's own local data RAM, which a run ahead may read and write (EM-28): `mem` at
-/// addresses `base..base + mem.len()`. Every store is logged in `undo` — offset, the bytes
-/// it overwrote, width — so that a rewind can put the memory back as it was at the
-/// checkpoint ([`PrivateRam::undo_stores`]). Whoever lends it must keep everyone else from
-/// looking at that memory while the hart is ahead, or rewind the hart first.
+/// addresses `base..base + mem.len()`. Before a store, `undo` saves the lines it writes, as
+/// they were before the run's first store to them, so that a rewind can put the memory back
+/// as it was at the checkpoint ([`PrivateRam::undo_stores`]). Whoever lends it must keep
+/// everyone else from looking at that memory while the hart is ahead, or rewind the hart
+/// first.
 pub struct PrivateRam<'a> {
     pub base: u32,
     pub mem: &'a mut [u8],
-    pub undo: &'a mut Vec<(u32, u32, u8)>,
+    pub undo: &'a mut UndoLog,
     /// A memory other agents share (a tile's L1, at addresses `0..len`) that the run may
     /// load from (EM-29), or [`Shared::None`].
     pub shared: Shared<'a>,
@@ -72,26 +75,16 @@ pub enum Shared<'a> {
 /// Most shared-memory loads one run ahead logs (EM-29).
 pub const MAX_SHARED_LOADS: usize = 4096;
 
-/// Most stores one run ahead logs: the run stops before the next (a bound on the log's
-/// memory; 4096 stores cover any zeroing loop over a local RAM of 8 KiB).
-pub const MAX_UNDO: usize = 4096;
-
 impl PrivateRam<'_> {
-    /// Puts back every byte the logged stores overwrote, newest first, and empties the log.
+    /// Puts back every byte the run's stores overwrote, and empties the log.
     pub fn undo_stores(&mut self) {
-        for &(off, old, w) in self.undo.iter().rev() {
-            let o = off as usize;
-            if let Some(b) = self.mem.get_mut(o..o + usize::from(w)) {
-                b.copy_from_slice(&old.to_le_bytes()[..usize::from(w)]);
-            }
-        }
-        self.undo.clear();
+        self.undo.restore(self.mem);
     }
 }
 
 /// The bus a run ahead's loads and stores see: the hart's own local RAM, and loads of the
-/// shared memory as [`PrivateRam::shared`] allows. An access elsewhere (or past [`MAX_UNDO`]
-/// stores or [`MAX_SHARED_LOADS`] loads) stalls, which changes nothing: the run stops before
+/// shared memory as [`PrivateRam::shared`] allows. An access elsewhere (or past
+/// [`MAX_SHARED_LOADS`] loads) stalls, which changes nothing: the run stops before
 /// that instruction and the hart executes it on the chip's clock.
 struct RamBus<'r, 'a> {
     ram: &'r mut PrivateRam<'a>,
@@ -181,13 +174,14 @@ impl Bus for RamBus<'_, '_> {
     fn store(&mut self, addr: u32, w: Width, value: u32) -> Access<()> {
         let off = addr.wrapping_sub(self.ram.base) as usize;
         let n = w.bytes() as usize;
-        if self.ram.undo.len() >= MAX_UNDO {
+        if off
+            .checked_add(n)
+            .is_none_or(|end| end > self.ram.mem.len())
+        {
             return Access::Stall;
         }
-        let Some(b) = self.ram.mem.get_mut(off..off + n) else {
-            return Access::Stall;
-        };
-        self.ram.undo.push((off as u32, le(b), n as u8));
+        self.ram.undo.before_store(self.ram.mem, off, n);
+        let b = &mut self.ram.mem[off..off + n];
         self.pass_stored = true;
         match b {
             [x] => *x = value as u8,

@@ -584,7 +584,8 @@ impl Coprocessor {
             self.frontend_phase(t, cycle);
         }
         if !self.progressed {
-            self.quiet_until = self.next_timed_change(cycle);
+            // Time alone changes a decision only at the units' times (EM-31).
+            self.quiet_until = self.backend.next_timed_change(cycle);
         }
         self.progressed |= self.ticking;
         self.now = cycle + 1;
@@ -598,18 +599,11 @@ impl Coprocessor {
     /// pushes, MopCfg, semaphores, `state_mut`, C10, soft reset, the mode; the dispatch log's
     /// and hazard list's switches and takers change nothing a step decides), and
     /// `cycle` is before the first cycle at which time alone changes a decision
-    /// ([`Coprocessor::next_timed_change`]). Every decision of a step is a function of the
+    /// ([`Backend::next_timed_change`]). Every decision of a step is a function of the
     /// state and of the cycle only through those times, so the steps between are the same
     /// step: docs/execution-model.md EM-31.
     pub fn quiet_at(&self, cycle: u64) -> bool {
         cycle < self.quiet_until
-    }
-
-    /// The first cycle after `cycle` at which the passing of time alone changes what a step
-    /// decides: all such times are the units' ([`Backend::next_timed_change`]). `u64::MAX`
-    /// when none is pending (a coprocessor that waits for an input only).
-    fn next_timed_change(&self, cycle: u64) -> u64 {
-        self.backend.next_timed_change(cycle)
     }
 
     /// An input arrived: the next step is computed.

@@ -45,9 +45,9 @@ pub(super) struct AheadLogs {
 
 impl AheadLogs {
     /// `logs` emptied, to be the core's spare. The undo log holds at most one record per
-    /// 64-byte line of the core's local RAM (≈ 8.5 KiB for 8 KiB); the loads at most 4,096
-    /// entries (48 KiB), a bound the hart puts on one run; the clock reads one per cycle the
-    /// run lasts, which only a run that polled the clock that long needs.
+    /// 64-byte line of the core's local RAM (≈ 8.5 KiB for 8 KiB); the L1 loads and the
+    /// clock reads at most 4,096 entries each (48 and 96 KiB), bounds the hart puts on one
+    /// run.
     fn recycle(mut logs: AheadLogs) -> AheadLogs {
         logs.undo.clear();
         logs.loads.clear();

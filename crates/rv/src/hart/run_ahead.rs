@@ -295,7 +295,7 @@ impl Hart {
     }
 
     /// [`Hart::run_private`], and with `ram` also the loads and stores whose bytes all lie in
-    /// that local RAM (every store logged for a rewind, at most [`MAX_UNDO`]) and the loads
+    /// that local RAM (the lines stored to saved for a rewind, [`UndoLog`]) and the loads
     /// of its shared memory ([`Shared`]) and of its clock ([`CycleClock`]); the run stops
     /// before any other access, as before any other instruction that is not private, and
     /// after the backward jump that ends a pass which loaded shared memory and stored nothing

@@ -241,7 +241,7 @@ impl Coprocessor {
         if let Some(src) = held_back {
             std::mem::swap(src_data(&mut self.state, src), &mut self.held_src);
         }
-        let typed = self.decoded.blackhole(insn.word);
+        let typed = crate::insn::blackhole_memoized(self.arch, insn.word);
         let ctx = DataCtx {
             mode: self.mode,
             state: &mut self.state,

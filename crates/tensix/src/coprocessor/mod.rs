@@ -21,7 +21,7 @@ use bhemu_isa::tensix::Arch;
 use crate::backend::{unit_name, Backend};
 use crate::error::{ErrorKind, TensixError, ThreadWait};
 use crate::fifo::{Fifo, Pushed, FIFO_SLOTS};
-use crate::insn::{cond, disasm, DecodeMemo, Insn, NopWait, Op, Unit};
+use crate::insn::{cond, disasm, Insn, NopWait, Op, Unit};
 use crate::mop_expander::MopExpander;
 use crate::qstatus;
 use crate::replay_expander::ReplayExpander;
@@ -126,8 +126,6 @@ pub struct Coprocessor {
     sfpu_issued_at: Option<u64>,
     /// The next cycle `step` expects (for idle checks between steps).
     now: u64,
-    /// Pushed words decoded before.
-    decoded: DecodeMemo,
 }
 
 impl Coprocessor {
@@ -161,7 +159,6 @@ impl Coprocessor {
             quiet_until: 0,
             sfpu_issued_at: None,
             now: 0,
-            decoded: DecodeMemo::new(arch),
         }
     }
 
@@ -271,7 +268,7 @@ impl Coprocessor {
         pc: Option<u32>,
     ) -> Result<Pushed, TensixError> {
         self.check_thread(thread)?;
-        let mut insn = self.decoded.decode(word);
+        let mut insn = crate::insn::decode_memoized(self.arch, word);
         insn.from_brisc = source == PushSource::Brisc;
         insn.pc = pc;
         self.disturb();

@@ -40,6 +40,19 @@ impl Fifo {
         self.len = 0;
     }
 
+    /// Slot `i` of the ring for `i` below twice the capacity (head plus a length at most the
+    /// capacity): a compare, where `%` by the run-time capacity is a division on every push
+    /// and pop.
+    #[inline(always)]
+    fn wrap(&self, i: usize) -> usize {
+        let cap = self.slots.len();
+        if i >= cap {
+            i - cap
+        } else {
+            i
+        }
+    }
+
     pub fn capacity(&self) -> usize {
         self.slots.len()
     }
@@ -60,8 +73,8 @@ impl Fifo {
         if self.is_full() {
             return Pushed::Full;
         }
-        let cap = self.slots.len();
-        self.slots[(self.head + self.len) % cap] = Some(insn);
+        let tail = self.wrap(self.head + self.len);
+        self.slots[tail] = Some(insn);
         self.len += 1;
         Pushed::Accepted
     }
@@ -79,7 +92,7 @@ impl Fifo {
             return None;
         }
         let v = self.slots[self.head].take();
-        self.head = (self.head + 1) % self.slots.len();
+        self.head = self.wrap(self.head + 1);
         self.len -= 1;
         v
     }
@@ -88,5 +101,46 @@ impl Fifo {
     pub fn iter(&self) -> impl Iterator<Item = &Insn> + '_ {
         let cap = self.slots.len();
         (0..self.len).filter_map(move |i| self.slots[(self.head + i) % cap].as_ref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// A word standing for instruction `k` (only the word tells instructions apart here).
+    fn nth(k: u32) -> Insn {
+        let mut i = Insn::nop(bhemu_isa::tensix::Arch::Blackhole);
+        i.word = k;
+        i
+    }
+
+    /// The ring is a first-in first-out queue of its capacity across every wrap-around:
+    /// random pushes and pops against a `VecDeque` bounded by hand, at capacities 1, 3 and 32.
+    #[test]
+    fn the_ring_keeps_order_and_capacity_across_wraparound() {
+        let mut next = crate::testing::xorshift(0x0123_4567_89ab_cdef);
+        for cap in [1, 3, FIFO_SLOTS] {
+            let mut f = Fifo::new(cap);
+            let mut model: VecDeque<u32> = VecDeque::new();
+            for k in 0..10_000u32 {
+                if next().is_multiple_of(2) {
+                    let want = if model.len() < cap {
+                        model.push_back(k);
+                        Pushed::Accepted
+                    } else {
+                        Pushed::Full
+                    };
+                    assert_eq!(f.push(nth(k)), want, "capacity {cap}, push {k}");
+                } else {
+                    assert_eq!(f.pop().map(|i| i.word), model.pop_front(), "capacity {cap}");
+                }
+                assert_eq!(f.len(), model.len());
+                assert_eq!(f.peek().map(|i| i.word), model.front().copied());
+                let queued: Vec<u32> = f.iter().map(|i| i.word).collect();
+                assert_eq!(queued, Vec::from(model.clone()), "capacity {cap}");
+            }
+        }
     }
 }

@@ -99,8 +99,7 @@ impl Fifo {
 
     /// Every queued instruction, oldest first (for qstatus and mop_sync).
     pub fn iter(&self) -> impl Iterator<Item = &Insn> + '_ {
-        let cap = self.slots.len();
-        (0..self.len).filter_map(move |i| self.slots[(self.head + i) % cap].as_ref())
+        (0..self.len).filter_map(move |i| self.slots[self.wrap(self.head + i)].as_ref())
     }
 }
 

@@ -413,9 +413,9 @@ fn frontend_op_wormhole(insn: &isa::wormhole::Insn) -> Option<Op> {
 /// push the same kernels' words, and a memo of each coprocessor's own was out of the host's
 /// cache by its turn — in tt-metal's eltwise add on 130 cores (perf) the load of its slot was
 /// the costliest single instruction of the coprocessor's step. Shared, it stays warm and
-/// misses less (the kit's add stream on 14 tiles: 1,661 decodes left).
-#[derive(Clone, Debug)]
-pub struct DecodeMemo {
+/// misses less (the kit's add stream on 14 tiles: 1,661 words decoded in all).
+#[derive(Debug)]
+struct DecodeMemo {
     arch: Arch,
     slots: [Option<Decoded>; DecodeMemo::SLOTS],
 }
@@ -438,24 +438,30 @@ thread_local! {
     };
 }
 
+/// `f` on this host thread's memo for `arch`.
+#[inline]
+fn with_memo<R>(arch: Arch, f: impl FnOnce(&mut DecodeMemo) -> R) -> R {
+    MEMOS.with_borrow_mut(|m| f(&mut m[usize::from(arch != Arch::Blackhole)]))
+}
+
 /// [`decode`] through this host thread's memo for `arch`.
 #[inline]
-pub fn decode_memoized(arch: Arch, word: u32) -> Insn {
-    MEMOS.with_borrow_mut(|m| m[usize::from(arch != Arch::Blackhole)].decode(word))
+pub(crate) fn decode_memoized(arch: Arch, word: u32) -> Insn {
+    with_memo(arch, |m| m.decode(word))
 }
 
 /// [`DecodeMemo::blackhole`] through this host thread's memo for `arch`: the typed decode of
 /// a Blackhole word, `None` for another architecture's.
 #[inline]
-pub fn blackhole_memoized(arch: Arch, word: u32) -> Option<isa::blackhole::Insn> {
-    MEMOS.with_borrow_mut(|m| m[usize::from(arch != Arch::Blackhole)].blackhole(word))
+pub(crate) fn blackhole_memoized(arch: Arch, word: u32) -> Option<isa::blackhole::Insn> {
+    with_memo(arch, |m| m.blackhole(word))
 }
 
 impl DecodeMemo {
     /// Slots, direct-mapped: a collision only decodes again.
     const SLOTS: usize = 128;
 
-    pub const fn new(arch: Arch) -> Self {
+    const fn new(arch: Arch) -> Self {
         DecodeMemo {
             arch,
             slots: [None; Self::SLOTS],
@@ -481,7 +487,7 @@ impl DecodeMemo {
 
     /// `isa::blackhole::Insn::decode(word)`, or `None` for another architecture's coprocessor.
     #[inline]
-    pub fn blackhole(&mut self, word: u32) -> Option<isa::blackhole::Insn> {
+    fn blackhole(&mut self, word: u32) -> Option<isa::blackhole::Insn> {
         if self.arch != Arch::Blackhole {
             return None;
         }
@@ -490,7 +496,7 @@ impl DecodeMemo {
 
     /// [`decode`] of `word` for this memo's architecture.
     #[inline]
-    pub fn decode(&mut self, word: u32) -> Insn {
+    fn decode(&mut self, word: u32) -> Insn {
         self.entry(word).insn
     }
 }

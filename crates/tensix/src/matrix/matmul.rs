@@ -3,11 +3,14 @@
 //! `tt-isa-documentation: WormholeB0/TensixTile/TensixCoprocessor/MVMUL.md` (DOTPV.md and
 //! GAPOOL.md are MVMUL's model with the row count changed).
 
-use super::datapath::{self, AccMode, Operand, Precision};
+#[cfg(test)]
+use super::datapath::Operand;
+use super::datapath::{self, AccMode, Precision};
 use super::lanes::{self, TermLanes};
 use super::{
     formats, read_words, store_int, write_words, DstRows, Matmul, MatrixCtx, Retired, SrcAStyle,
 };
+use crate::state::SrcData;
 
 /// Which of the three row shapes the instruction has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,10 +80,10 @@ pub(super) fn mvmul(
     } else {
         let (pa, pb, mode) = ctx.regs.format.datapath(style, dst32);
         let adj = datapath::product_adj(mode, phase);
-        let block = SrcABlock::read(ctx, a_bank, a_row, pa, phase);
+        let block = SrcABlock::read_rows(ctx.src_a, a_bank, a_row, pa, phase);
         for i in (0..num_rows as usize).step_by(step) {
             let b_raw = *ctx.src_b.row(b_bank, b_src_row(i));
-            let b: [Operand; 16] = std::array::from_fn(|k| Operand::read(b_raw[k], pb, true));
+            let b = SrcBRow::read(&b_raw, pb, phase, adj);
             let row = dst_row + i as u32;
             let old = read_words(ctx, mode, row);
             let new = block.row(&b, phase, adj, &old, mode);
@@ -102,10 +105,79 @@ pub(super) fn mvmul(
     })
 }
 
+/// One SrcB row as the multipliers see it for one phase (T2): per k the exponent with the
+/// phase's adjustment added, the signed 7-bit slice (0 for a zero operand) and whether the
+/// operand is zero.
+#[cfg_attr(test, derive(Debug, PartialEq))]
+struct SrcBRow {
+    exp: [i32; 16],
+    slice: [i32; 16],
+    zero: [bool; 16],
+}
+
+impl SrcBRow {
+    /// The row from its operands, rule by rule (`Operand::read`, T2's `b_slice`).
+    #[cfg(test)]
+    fn of(b: &[Operand; 16], phase: u32, adj: i32) -> Self {
+        SrcBRow {
+            exp: b.map(|o| o.exp + adj),
+            slice: b.map(|o| {
+                let m = datapath::b_slice(o.man | 0x400, phase) as i32;
+                match (o.zero, o.sign != 0) {
+                    (true, _) => 0,
+                    (false, true) => -m,
+                    (false, false) => m,
+                }
+            }),
+            zero: b.map(|o| o.zero),
+        }
+    }
+
+    /// [`SrcBRow::of`] the operands `Operand::read(raw[k], p, true)`, the 16 datums side by
+    /// side in vector lanes (proven equal by `the_srcb_row_read_in_lanes_is_the_row_of_its_operands`).
+    #[inline(always)]
+    fn read(raw: &[u32; 16], p: Precision, phase: u32, adj: i32) -> Self {
+        let (exp_mask, man_mask) = masks(p);
+        let exp = raw.map(|v| (v & exp_mask) as i32);
+        let zero = exp.map(|e| e == 0);
+        let slice = std::array::from_fn(|k| {
+            let v = raw[k];
+            let sig = ((v >> 8) & man_mask) | 0x400;
+            // T2's SrcB slice: the low four bits, shifted up, in phases 2 and 3; else the top 7.
+            let m = if phase & 2 != 0 {
+                (sig & 15) << 3
+            } else {
+                sig >> 4
+            } as i32;
+            let signed = if (v >> 18) & 1 != 0 { -m } else { m };
+            if zero[k] {
+                0
+            } else {
+                signed
+            }
+        });
+        SrcBRow {
+            exp: std::array::from_fn(|k| if zero[k] { 0 } else { exp[k] } + adj),
+            slice,
+            zero,
+        }
+    }
+}
+
+/// A datum's exponent and mantissa masks at precision `p` (O1).
+fn masks(p: Precision) -> (u32, u32) {
+    match p {
+        Precision::Tf32 => (0xff, 0x3ff),
+        Precision::Fp16 => (0x1f, 0x3ff),
+        Precision::Bf16 => (0xff, 0x3f8),
+    }
+}
+
 /// SrcA's 16x16 block as the multipliers see it for one phase (T2): per row k and column j the
 /// exponent and the signed 5-bit slice (0 for a zero operand), and a zero mask. Read once per
 /// instruction, used for every SrcB row. Column-major inner arrays let the compiler run the 16
 /// columns of T4 in vector lanes.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct SrcABlock {
     exp: [[i32; 16]; 16],
     slice: [[i32; 16]; 16],
@@ -115,14 +187,40 @@ struct SrcABlock {
 }
 
 impl SrcABlock {
-    fn read(ctx: &MatrixCtx<'_>, bank: usize, first: usize, p: Precision, phase: u32) -> Self {
-        SrcABlock::new(
-            |k, j| Operand::read(ctx.src_a.row(bank, first + k)[j], p, true),
-            phase,
+    /// The block of SrcA rows `first..first + 16` of `bank` read at `p` for `phase`: what
+    /// [`SrcABlock::new`] gives for `Operand::read(datum, p, true)`, each row's 16 datums side
+    /// by side in vector lanes (selects instead of branches; proven equal by
+    /// `the_block_read_in_lanes_is_the_block_of_its_operands`).
+    #[allow(clippy::needless_range_loop)] // one index across several arrays is what vectorises
+    fn read_rows(src: &SrcData, bank: usize, first: usize, p: Precision, phase: u32) -> Self {
+        let (exp_mask, man_mask) = masks(p);
+        // T2's SrcA slice of the significand 1.m: bits 1..5 in odd phases, else the top five.
+        let (shift, keep) = if phase & 1 != 0 { (1, 31) } else { (6, 0x1f) };
+        let rows: [[u32; 16]; 16] = std::array::from_fn(|k| *src.row(bank, first + k));
+        lanes::in_lanes(
+            #[inline(always)]
+            || {
+                // O3: a datum of exponent 0 is zero (SrcA always flushes); all ones then.
+                let zero: [[i32; 16]; 16] = rows.map(|r| r.map(|v| -i32::from(v & exp_mask == 0)));
+                let mut exp = [[0i32; 16]; 16];
+                let mut slice = [[0i32; 16]; 16];
+                for k in 0..16 {
+                    for j in 0..16 {
+                        let v = rows[k][j];
+                        let sig = ((v >> 8) & man_mask) | 0x400;
+                        let m = ((sig >> shift) & keep) as i32;
+                        let signed = if (v >> 18) & 1 != 0 { -m } else { m };
+                        exp[k][j] = (v & exp_mask) as i32 & !zero[k][j];
+                        slice[k][j] = signed & !zero[k][j];
+                    }
+                }
+                SrcABlock { exp, slice, zero }
+            },
         )
     }
 
     /// The block of operands `op(k, j)` for `phase`.
+    #[cfg(test)]
     fn new(op: impl Fn(usize, usize) -> Operand, phase: u32) -> Self {
         let mut b = SrcABlock {
             exp: [[0; 16]; 16],
@@ -147,20 +245,13 @@ impl SrcABlock {
     /// column is one lane of the same integer steps (with AVX2, 8 lanes at once with per-lane
     /// shifts).
     #[cfg(test)]
-    fn group_terms(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [TermLanes; 2] {
+    fn group_terms(&self, b: &SrcBRow, phase: u32, adj: i32) -> [TermLanes; 2] {
         self.group_terms_lanes(b, phase, adj)
     }
 
     /// One Dst row: T4's two group terms of every column added to the old words `old` (A1–A6).
     /// On a CPU with AVX2 the same code runs compiled for 8-lane vectors with per-lane shifts.
-    fn row(
-        &self,
-        b: &[Operand; 16],
-        phase: u32,
-        adj: i32,
-        old: &[u32; 16],
-        mode: AccMode,
-    ) -> [u32; 16] {
+    fn row(&self, b: &SrcBRow, phase: u32, adj: i32, old: &[u32; 16], mode: AccMode) -> [u32; 16] {
         lanes::in_lanes(
             #[inline(always)]
             || self.row_lanes(b, phase, adj, old, mode),
@@ -170,7 +261,7 @@ impl SrcABlock {
     #[inline(always)]
     fn row_lanes(
         &self,
-        b: &[Operand; 16],
+        b: &SrcBRow,
         phase: u32,
         adj: i32,
         old: &[u32; 16],
@@ -182,7 +273,7 @@ impl SrcABlock {
     // Lane loops index several arrays with one column index on purpose: that is what vectorises.
     #[allow(clippy::needless_range_loop)]
     #[inline(always)]
-    fn group_terms_lanes(&self, b: &[Operand; 16], phase: u32, adj: i32) -> [TermLanes; 2] {
+    fn group_terms_lanes(&self, b: &SrcBRow, _phase: u32, adj: i32) -> [TermLanes; 2] {
         let mut out = [TermLanes::default(); 2];
         let zero_exp = adj.max(0);
         for g in 0..2 {
@@ -190,20 +281,9 @@ impl SrcABlock {
             let mut vals = [[0i32; 16]; 8];
             for kk in 0..8 {
                 let k = 8 * g + kk;
-                let bk = b[k];
-                let b_exp = bk.exp + adj;
-                let b_slice = if bk.zero {
-                    0
-                } else {
-                    let m = datapath::b_slice(bk.man | 0x400, phase) as i32;
-                    if bk.sign != 0 {
-                        -m
-                    } else {
-                        m
-                    }
-                };
+                let (b_exp, b_slice) = (b.exp[k], b.slice[k]);
                 let (ae, asl, az) = (&self.exp[k], &self.slice[k], &self.zero[k]);
-                if bk.zero {
+                if b.zero[k] {
                     // Every product is zero: its exponent is the zero term's, its value 0.
                     exps[kk] = [zero_exp; 16];
                     vals[kk] = [0; 16];
@@ -259,6 +339,85 @@ mod tests {
         }
     }
 
+    /// SrcA with every datum drawn by [`datum`] around `base`.
+    fn random_src(r: &mut Rng, base: u32, emax: u32) -> SrcData {
+        let mut src = SrcData::new();
+        for bank in 0..2 {
+            for row in 0..64 {
+                for col in 0..16 {
+                    src.write(bank, row, col, datum(r, base, emax));
+                }
+            }
+        }
+        src
+    }
+
+    /// The block as [`SrcABlock::new`] states it from the scalar operand rules.
+    fn block_of_operands(
+        src: &SrcData,
+        bank: usize,
+        first: usize,
+        p: Precision,
+        phase: u32,
+    ) -> SrcABlock {
+        SrcABlock::new(
+            |k, j| Operand::read(src.row(bank, first + k)[j], p, true),
+            phase,
+        )
+    }
+
+    /// Round `round`'s precision, its largest exponent and the phase: every combination in
+    /// each 12 rounds.
+    fn operand_case(round: usize) -> (Precision, u32, u32) {
+        let (p, emax) = [
+            (Precision::Tf32, 255),
+            (Precision::Fp16, 31),
+            (Precision::Bf16, 255),
+        ][round % 3];
+        (p, emax, (round / 3 % 4) as u32)
+    }
+
+    /// The lane-wise read of a block equals the block built from `Operand::read` and T2's
+    /// slice, datum by datum, for every precision, phase, bank and aligned first row.
+    #[test]
+    fn the_block_read_in_lanes_is_the_block_of_its_operands() {
+        let mut r = Rng(0x2545_f491_4f6c_dd1d);
+        for round in 0..120 {
+            let (p, emax, phase) = operand_case(round);
+            let base = r.next() % (emax + 1);
+            let src = random_src(&mut r, base, emax);
+            let (bank, first) = (round % 2, 8 * (r.next() as usize % 7));
+            assert_eq!(
+                SrcABlock::read_rows(&src, bank, first, p, phase),
+                block_of_operands(&src, bank, first, p, phase),
+                "round {round}: {p:?} phase {phase} bank {bank} rows {first}.."
+            );
+        }
+    }
+
+    /// The lane-wise read of a SrcB row equals the row built from `Operand::read` and T2's
+    /// slice, for every precision, phase and the adjustments of every accumulator mode.
+    #[test]
+    fn the_srcb_row_read_in_lanes_is_the_row_of_its_operands() {
+        let mut r = Rng(0x5851_f42d_4c95_7f2d);
+        for round in 0..480 {
+            let (p, emax, phase) = operand_case(round);
+            let mode = AccMode {
+                wide: round / 12 % 2 == 0,
+                e8: round / 24 % 2 == 0,
+            };
+            let adj = product_adj(mode, phase);
+            let base = r.next() % (emax + 1);
+            let raw: [u32; 16] = std::array::from_fn(|_| datum(&mut r, base, emax));
+            let b = raw.map(|v| Operand::read(v, p, true));
+            assert_eq!(
+                SrcBRow::read(&raw, p, phase, adj),
+                SrcBRow::of(&b, phase, adj),
+                "round {round}: {p:?} phase {phase} adj {adj}"
+            );
+        }
+    }
+
     /// A Src datum near exponent `base` (or anywhere, or 0, or the maximum), any mantissa.
     fn datum(r: &mut Rng, base: u32, emax: u32) -> u32 {
         let exp = match r.next() % 16 {
@@ -294,7 +453,8 @@ mod tests {
             let b: [Operand; 16] =
                 std::array::from_fn(|_| Operand::read(datum(&mut r, base, emax), p, true));
             let block = SrcABlock::new(|k, j| a[k * 16 + j], phase);
-            let got = block.group_terms(&b, phase, adj);
+            let brow = SrcBRow::of(&b, phase, adj);
+            let got = block.group_terms(&brow, phase, adj);
             for j in 0..16 {
                 let products: Vec<Product> = (0..16)
                     .map(|k| Product::of(a[k * 16 + j], b[k], phase, adj))
@@ -320,10 +480,10 @@ mod tests {
                     w & 0xffff_e000
                 }
             });
-            let row = block.row(&b, phase, adj, &old, mode);
+            let row = block.row(&brow, phase, adj, &old, mode);
             assert_eq!(
                 row,
-                block.row_lanes(&b, phase, adj, &old, mode),
+                block.row_lanes(&brow, phase, adj, &old, mode),
                 "round {round}"
             );
             for j in 0..16 {

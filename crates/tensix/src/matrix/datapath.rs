@@ -48,18 +48,27 @@ pub struct Operand {
     pub zero: bool,
 }
 
+impl Precision {
+    /// The masks of the exponent (bits 7..0) and of the mantissa (bits 9..0, after the shift
+    /// down by 8) of a Src datum that the unit reads at this precision (O1).
+    #[inline(always)]
+    pub fn masks(self) -> (u32, u32) {
+        match self {
+            Precision::Tf32 => (0xff, 0x3ff),
+            Precision::Fp16 => (0x1f, 0x3ff),
+            Precision::Bf16 => (0xff, 0x3f8),
+        }
+    }
+}
+
 impl Operand {
     /// Reads a 19-bit Src datum. `flush` is O3's zero rule (false only for SrcB with
     /// `ALU_ACC_CTRL_Zero_Flag_disabled_src`).
     #[inline]
     pub fn read(v: u32, p: Precision, flush: bool) -> Operand {
         let sign = (v >> 18) & 1;
-        let man = (v >> 8) & 0x3ff;
-        let (exp, man) = match p {
-            Precision::Tf32 => (v & 0xff, man),
-            Precision::Fp16 => (v & 0x1f, man),
-            Precision::Bf16 => (v & 0xff, man & 0x3f8),
-        };
+        let (exp_mask, man_mask) = p.masks();
+        let (exp, man) = (v & exp_mask, (v >> 8) & man_mask);
         let zero = flush && exp == 0;
         if zero {
             return Operand {
@@ -187,24 +196,68 @@ pub fn product_adj(mode: AccMode, phase: u32) -> i32 {
     adj
 }
 
+/// T2: which bits of an 11-bit significand a multiplier takes: `((sig >> down) & mask) << up`.
+/// A phase fixes them, so a loop over many datums of one phase decides them once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slice {
+    pub down: u32,
+    pub mask: u32,
+    pub up: u32,
+}
+
+impl Slice {
+    /// SrcA's 5 bits: bits 1..5 in odd phases, else the top five.
+    #[inline(always)]
+    pub fn a(phase: u32) -> Slice {
+        if phase & 1 != 0 {
+            Slice {
+                down: 1,
+                mask: 31,
+                up: 0,
+            }
+        } else {
+            Slice {
+                down: 6,
+                mask: 31,
+                up: 0,
+            }
+        }
+    }
+
+    /// SrcB's 7 bits: the low four shifted up in phases 2 and 3, else the top seven.
+    #[inline(always)]
+    pub fn b(phase: u32) -> Slice {
+        if phase & 2 != 0 {
+            Slice {
+                down: 0,
+                mask: 15,
+                up: 3,
+            }
+        } else {
+            Slice {
+                down: 4,
+                mask: 127,
+                up: 0,
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub fn of(self, sig: u32) -> u32 {
+        ((sig >> self.down) & self.mask) << self.up
+    }
+}
+
 /// T2: SrcA's 5 significand bits for `phase`.
 #[inline]
 pub fn a_slice(sig: u32, phase: u32) -> u32 {
-    if phase & 1 != 0 {
-        (sig >> 1) & 31
-    } else {
-        sig >> 6
-    }
+    Slice::a(phase).of(sig)
 }
 
 /// T2: SrcB's 7 significand bits for `phase`.
 #[inline]
 pub fn b_slice(sig: u32, phase: u32) -> u32 {
-    if phase & 2 != 0 {
-        (sig & 15) << 3
-    } else {
-        sig >> 4
-    }
+    Slice::b(phase).of(sig)
 }
 
 /// T2/T3: one product as a term (ELWMUL). A zero operand or an exponent ≤ 0 gives the zero

@@ -86,7 +86,7 @@ pub(super) fn mvmul(
             let b = SrcBRow::read(&b_raw, pb, phase, adj);
             let row = dst_row + i as u32;
             let old = read_words(ctx, mode, row);
-            let new = block.row(&b, phase, adj, &old, mode);
+            let new = block.row(&b, adj, &old, mode);
             write_words(ctx, mode, row, &new);
         }
     }
@@ -137,18 +137,13 @@ impl SrcBRow {
     /// side in vector lanes (proven equal by `the_srcb_row_read_in_lanes_is_the_row_of_its_operands`).
     #[inline(always)]
     fn read(raw: &[u32; 16], p: Precision, phase: u32, adj: i32) -> Self {
-        let (exp_mask, man_mask) = masks(p);
+        let (exp_mask, man_mask) = p.masks();
+        let slice_of = datapath::Slice::b(phase);
         let exp = raw.map(|v| (v & exp_mask) as i32);
         let zero = exp.map(|e| e == 0);
         let slice = std::array::from_fn(|k| {
             let v = raw[k];
-            let sig = ((v >> 8) & man_mask) | 0x400;
-            // T2's SrcB slice: the low four bits, shifted up, in phases 2 and 3; else the top 7.
-            let m = if phase & 2 != 0 {
-                (sig & 15) << 3
-            } else {
-                sig >> 4
-            } as i32;
+            let m = slice_of.of(((v >> 8) & man_mask) | 0x400) as i32;
             let signed = if (v >> 18) & 1 != 0 { -m } else { m };
             if zero[k] {
                 0
@@ -157,19 +152,11 @@ impl SrcBRow {
             }
         });
         SrcBRow {
-            exp: std::array::from_fn(|k| if zero[k] { 0 } else { exp[k] } + adj),
+            // A zero operand's exponent is 0 already.
+            exp: exp.map(|e| e + adj),
             slice,
             zero,
         }
-    }
-}
-
-/// A datum's exponent and mantissa masks at precision `p` (O1).
-fn masks(p: Precision) -> (u32, u32) {
-    match p {
-        Precision::Tf32 => (0xff, 0x3ff),
-        Precision::Fp16 => (0x1f, 0x3ff),
-        Precision::Bf16 => (0xff, 0x3f8),
     }
 }
 
@@ -193,9 +180,8 @@ impl SrcABlock {
     /// `the_block_read_in_lanes_is_the_block_of_its_operands`).
     #[allow(clippy::needless_range_loop)] // one index across several arrays is what vectorises
     fn read_rows(src: &SrcData, bank: usize, first: usize, p: Precision, phase: u32) -> Self {
-        let (exp_mask, man_mask) = masks(p);
-        // T2's SrcA slice of the significand 1.m: bits 1..5 in odd phases, else the top five.
-        let (shift, keep) = if phase & 1 != 0 { (1, 31) } else { (6, 0x1f) };
+        let (exp_mask, man_mask) = p.masks();
+        let slice_of = datapath::Slice::a(phase);
         let rows: [[u32; 16]; 16] = std::array::from_fn(|k| *src.row(bank, first + k));
         lanes::in_lanes(
             #[inline(always)]
@@ -207,8 +193,7 @@ impl SrcABlock {
                 for k in 0..16 {
                     for j in 0..16 {
                         let v = rows[k][j];
-                        let sig = ((v >> 8) & man_mask) | 0x400;
-                        let m = ((sig >> shift) & keep) as i32;
+                        let m = slice_of.of(((v >> 8) & man_mask) | 0x400) as i32;
                         let signed = if (v >> 18) & 1 != 0 { -m } else { m };
                         exp[k][j] = (v & exp_mask) as i32 & !zero[k][j];
                         slice[k][j] = signed & !zero[k][j];
@@ -245,35 +230,28 @@ impl SrcABlock {
     /// column is one lane of the same integer steps (with AVX2, 8 lanes at once with per-lane
     /// shifts).
     #[cfg(test)]
-    fn group_terms(&self, b: &SrcBRow, phase: u32, adj: i32) -> [TermLanes; 2] {
-        self.group_terms_lanes(b, phase, adj)
+    fn group_terms(&self, b: &SrcBRow, adj: i32) -> [TermLanes; 2] {
+        self.group_terms_lanes(b, adj)
     }
 
     /// One Dst row: T4's two group terms of every column added to the old words `old` (A1–A6).
     /// On a CPU with AVX2 the same code runs compiled for 8-lane vectors with per-lane shifts.
-    fn row(&self, b: &SrcBRow, phase: u32, adj: i32, old: &[u32; 16], mode: AccMode) -> [u32; 16] {
+    fn row(&self, b: &SrcBRow, adj: i32, old: &[u32; 16], mode: AccMode) -> [u32; 16] {
         lanes::in_lanes(
             #[inline(always)]
-            || self.row_lanes(b, phase, adj, old, mode),
+            || self.row_lanes(b, adj, old, mode),
         )
     }
 
     #[inline(always)]
-    fn row_lanes(
-        &self,
-        b: &SrcBRow,
-        phase: u32,
-        adj: i32,
-        old: &[u32; 16],
-        mode: AccMode,
-    ) -> [u32; 16] {
-        lanes::accumulate_lanes(&self.group_terms_lanes(b, phase, adj), old, mode)
+    fn row_lanes(&self, b: &SrcBRow, adj: i32, old: &[u32; 16], mode: AccMode) -> [u32; 16] {
+        lanes::accumulate_lanes(&self.group_terms_lanes(b, adj), old, mode)
     }
 
     // Lane loops index several arrays with one column index on purpose: that is what vectorises.
     #[allow(clippy::needless_range_loop)]
     #[inline(always)]
-    fn group_terms_lanes(&self, b: &SrcBRow, _phase: u32, adj: i32) -> [TermLanes; 2] {
+    fn group_terms_lanes(&self, b: &SrcBRow, adj: i32) -> [TermLanes; 2] {
         let mut out = [TermLanes::default(); 2];
         let zero_exp = adj.max(0);
         for g in 0..2 {
@@ -454,7 +432,7 @@ mod tests {
                 std::array::from_fn(|_| Operand::read(datum(&mut r, base, emax), p, true));
             let block = SrcABlock::new(|k, j| a[k * 16 + j], phase);
             let brow = SrcBRow::of(&b, phase, adj);
-            let got = block.group_terms(&brow, phase, adj);
+            let got = block.group_terms(&brow, adj);
             for j in 0..16 {
                 let products: Vec<Product> = (0..16)
                     .map(|k| Product::of(a[k * 16 + j], b[k], phase, adj))
@@ -480,10 +458,10 @@ mod tests {
                     w & 0xffff_e000
                 }
             });
-            let row = block.row(&brow, phase, adj, &old, mode);
+            let row = block.row(&brow, adj, &old, mode);
             assert_eq!(
                 row,
-                block.row_lanes(&brow, phase, adj, &old, mode),
+                block.row_lanes(&brow, adj, &old, mode),
                 "round {round}"
             );
             for j in 0..16 {
